@@ -1,0 +1,61 @@
+"""Small argument checks shared by the public functions: one-line TypeError/ValueError messages."""
+from __future__ import annotations
+
+import sympy as sp
+from sympy.matrices.expressions import MatrixExpr
+
+__all__ = ["require_expr", "require_matrix", "require_function", "require_identifier"]
+
+
+def _kind(obj) -> str:
+    return type(obj).__name__
+
+
+def require_expr(where: str, name: str, obj) -> None:
+    """Raise TypeError unless ``obj`` is a SymPy expression or matrix."""
+    if not isinstance(obj, (sp.Basic, sp.MatrixBase)):
+        raise TypeError(
+            f"{where}: {name} must be a SymPy expression or matrix, got {_kind(obj)} {obj!r:.60}"
+        )
+
+
+def require_matrix(where: str, name: str, obj, rows=None, cols=None):
+    """Check that ``obj`` is a SymPy matrix (explicit or symbolic) of the given shape; return its shape.
+
+    ``rows``/``cols`` are an int to match exactly, or ``None``. Shapes of matrix symbols may be symbolic.
+    """
+    if not isinstance(obj, (sp.MatrixBase, MatrixExpr)):
+        raise TypeError(f"{where}: {name} must be a SymPy Matrix or MatrixSymbol, got {_kind(obj)}")
+    shape = obj.shape
+    for axis, want in (("rows", rows), ("columns", cols)):
+        got = shape[0] if axis == "rows" else shape[1]
+        if want is not None and sp.simplify(sp.sympify(got) - want) != 0:
+            raise ValueError(
+                f"{where}: {name} must have {want} {axis}, got shape {shape[0]}x{shape[1]}"
+            )
+    return shape
+
+
+def require_function(where: str, name: str, obj):
+    """Check that ``obj`` is a SymPy ``Lambda`` of one argument or a function class (``sp.tanh``, ``Function('f')``)."""
+    if isinstance(obj, sp.Lambda):
+        if len(obj.variables) != 1:
+            raise ValueError(f"{where}: {name} must take one argument, got a Lambda of {len(obj.variables)}")
+        return obj
+    if isinstance(obj, sp.FunctionClass):
+        return obj
+    raise TypeError(
+        f"{where}: {name} must be a SymPy Lambda or function class (see derive.activation), got {_kind(obj)}"
+    )
+
+
+def require_identifier(where: str, identifier) -> str:
+    """Claim identifiers are non-empty dotted names: ``step.name_of_claim``."""
+    if not isinstance(identifier, str):
+        raise TypeError(f"{where}: identifier must be a str, got {_kind(identifier)}")
+    parts = identifier.split(".")
+    if not identifier or not all(p and (p.replace("_", "a").isalnum()) for p in parts):
+        raise ValueError(
+            f"{where}: identifier {identifier!r} must be dotted names of letters, digits and '_'"
+        )
+    return identifier

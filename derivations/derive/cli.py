@@ -1,0 +1,101 @@
+"""The command line: ``derive check``, ``derive refresh`` (and the subcommands added beside them).
+
+``python -m derive check`` re-runs every notebook into ``build/notebooks`` and prints each claim with its
+verdict, how it was obtained and its time; it exits 1 when a verdict differs from its expectation or a
+notebook fails.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import render, runner
+from .verdict import Verdict
+
+__all__ = ["main"]
+
+BUILD = Path("build/notebooks")
+
+
+def _line(c: dict) -> str:
+    symbol, _ = render.STYLE[Verdict(c["verdict"])]
+    seconds = f"{c['seconds']:.3f}s" if c.get("seconds") is not None else "   -  "
+    flag = "" if c.get("expect") in (None, c["verdict"]) else f"  << expected {c['expect']}"
+    return f"  {symbol} {c['verdict']:<9} {c['id']:<44} {seconds:>8}  {render.how(c)}{flag}"
+
+
+def _progress(done, total, run):
+    status = "ok" if run.ok else ("FAILED: " + run.error if run.error else "unexpected verdicts")
+    print(f"[{done}/{total}] {run.name}: {len(run.claims)} claims, {run.seconds:.1f} s, {status}",
+          file=sys.stderr, flush=True)
+
+
+def _select(args) -> list[Path]:
+    paths = [Path(p) for p in args.notebooks] or runner.find_notebooks(args.root)
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise SystemExit(f"derive: no such notebook: {', '.join(missing)}")
+    return paths
+
+
+def report(runs, as_json: bool = False) -> int:
+    """Print every claim of every run; return the exit status (1 on any failure or unexpected verdict)."""
+    if as_json:
+        print(json.dumps([{"notebook": r.name, "seconds": round(r.seconds, 3), "error": r.error,
+                           "claims": r.claims} for r in runs], indent=1))
+    else:
+        for r in runs:
+            print(f"\n{r.name}  ({len(r.claims)} claims, {r.seconds:.1f} s)")
+            if r.error:
+                print(f"  FAILED: {r.error}")
+            for c in r.claims:
+                print(_line(c))
+    claims = [c for r in runs for c in r.claims]
+    counts = {v.value: sum(c["verdict"] == v.value for c in claims) for v in Verdict}
+    bad = [c["id"] for c in claims if c.get("expect") not in (None, c["verdict"])]
+    failed = [r.name for r in runs if r.error]
+    summary = (f"{len(claims)} claims in {len(runs)} notebooks: "
+               + ", ".join(f"{n} {v}" for v, n in counts.items() if n))
+    print(("\n" if not as_json else "") + summary, file=sys.stderr if as_json else sys.stdout)
+    if bad or failed:
+        print(f"FAILED: unexpected verdicts {bad}, failing notebooks {failed}", file=sys.stderr)
+        return 1
+    print("every verdict as expected", file=sys.stderr if as_json else sys.stdout)
+    return 0
+
+
+def cmd_check(args) -> int:
+    runs = runner.run_all(_select(args), BUILD, workers=args.jobs, progress=_progress)
+    return report(runs, args.json)
+
+
+def cmd_refresh(args) -> int:
+    """Re-execute notebooks in place, so their committed outputs are those of a fresh run."""
+    runs = runner.run_all(_select(args), None, workers=args.jobs, progress=_progress)
+    return report(runs)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="derive", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def notebook_args(sp):
+        sp.add_argument("notebooks", nargs="*", help="notebooks to run (default: every numbered notebook)")
+        sp.add_argument("--root", default="notebooks", help="folder of the notebooks (default: notebooks)")
+        sp.add_argument("-j", "--jobs", type=int, default=None, help="notebooks run at once (default: cores)")
+
+    c = sub.add_parser("check", help="re-run every notebook, print every claim and verdict")
+    notebook_args(c)
+    c.add_argument("--json", action="store_true", help="print the claims as JSON")
+    c.set_defaults(func=cmd_check)
+    r = sub.add_parser("refresh", help="re-execute notebooks in place (refresh the committed outputs)")
+    notebook_args(r)
+    r.set_defaults(func=cmd_refresh)
+    return p
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    return args.func(args)

@@ -1,0 +1,108 @@
+"""How claims, chains and tables show themselves in a notebook: Markdown with LaTeX and a verdict badge.
+
+Every rendering is a pure function of the claim's data (no timings, no addresses) so that nbval can compare
+it. The machine-readable record travels beside it under :data:`MIME`.
+"""
+from __future__ import annotations
+
+import html
+
+import sympy as sp
+
+from .verdict import Verdict
+
+__all__ = ["MIME", "TABLE_MIME", "badge", "tex", "statement_tex", "mimebundle", "table_markdown"]
+
+#: the MIME type of one claim's record in a notebook output
+MIME = "application/vnd.derive.claim+json"
+#: the MIME type of a claim table's records
+TABLE_MIME = "application/vnd.derive.claims+json"
+
+#: verdict -> (symbol, colour)
+STYLE = {
+    Verdict.PROVED: ("✔", "#1a7f37"),
+    Verdict.REFUTED: ("✘", "#b35900"),
+    Verdict.CHECKED: ("≈", "#0969da"),
+    Verdict.UNPROVEN: ("?", "#6e7781"),
+}
+#: longest automatic LaTeX shown for one side of a statement
+MAX_TEX = 360
+
+
+def badge(verdict: Verdict) -> str:
+    """An inline HTML badge for a verdict."""
+    symbol, colour = STYLE[verdict]
+    return (
+        f'<span class="derive-badge derive-{verdict.value}" style="background:{colour};color:#fff;'
+        f'padding:1px 7px;border-radius:9px;font-size:85%;font-weight:600">{symbol} {verdict.value}</span>'
+    )
+
+
+def tex(expr) -> str:
+    """LaTeX of an expression or matrix, or a short description when it is too long to read."""
+    text = sp.latex(expr)
+    if len(text) <= MAX_TEX:
+        return text
+    if isinstance(expr, sp.MatrixBase):
+        return rf"\text{{(a {expr.rows}\times{expr.cols} matrix, too long to show)}}"
+    return r"\text{(an expression too long to show)}"
+
+
+def statement_tex(lhs, rhs) -> str:
+    return f"{tex(lhs)} = {tex(rhs)}"
+
+
+def _witness_text(record: dict) -> str:
+    parts = [f"{k} = {v}" for k, v in record["witness"].items()]
+    return ", ".join(parts)
+
+
+def how(record: dict) -> str:
+    """One line saying how the verdict was obtained."""
+    verdict = Verdict(record["verdict"])
+    if verdict is Verdict.PROVED:
+        return f"by {record['detail'] or record['strategy']}"
+    if verdict is Verdict.REFUTED:
+        where = f" at {_witness_text(record)}" if record["witness"] else ""
+        if record["enclosure"]:
+            cert = f"residual {record['residual']} ∈ {record['enclosure']} ({record['detail']})"
+        else:
+            cert = f"exact residual {record['residual']}"
+        return f"refuted{where}: {cert}"
+    return record["detail"] or "no strategy settled it"
+
+
+def mimebundle(record: dict, body_tex: str) -> dict:
+    """The output of one claim: Markdown (badge, statement, how), plain text, and the JSON record."""
+    verdict = Verdict(record["verdict"])
+    expect = record.get("expect")
+    expect_note = ""
+    if expect:
+        mark = "as expected" if expect == record["verdict"] else f"**expected {expect}**"
+        expect_note = f" · {mark}"
+    uses = ""
+    if record["uses"]:
+        uses = " · uses " + ", ".join(f"`{u}`" for u in record["uses"])
+    assume = ""
+    if record["assume"]:
+        assume = " · assuming $" + r",\ ".join(record["assume_tex"]) + "$"
+    title = f" — {html.escape(record['title'])}" if record["title"] else ""
+    markdown = (
+        f"{badge(verdict)} **`{record['id']}`**{title}\n\n"
+        f"$$\n{body_tex}\n$$\n\n"
+        f"<small>{html.escape(how(record))}{assume}{uses}{expect_note}</small>\n"
+    )
+    plain = f"[{verdict.value}] {record['id']}: {how(record)}"
+    return {"text/markdown": markdown, "text/plain": plain, MIME: record}
+
+
+def table_markdown(records: list[dict]) -> str:
+    """A Markdown table of claim records: identifier, verdict, how, uses."""
+    lines = ["| claim | verdict | how | uses |", "|---|---|---|---|"]
+    for r in records:
+        verdict = Verdict(r["verdict"])
+        expected = "" if not r.get("expect") or r["expect"] == r["verdict"] else f" (expected {r['expect']})"
+        uses = ", ".join(f"`{u}`" for u in r["uses"]) or "—"
+        text = html.escape(how(r)).replace("|", "\\|")
+        lines.append(f"| `{r['id']}` | {badge(verdict)}{expected} | {text} | {uses} |")
+    return "\n".join(lines) + "\n"

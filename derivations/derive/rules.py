@@ -1,0 +1,155 @@
+"""The inference rules a derivation step may name. One small function per rule, each checked exactly.
+
+A rule checks one step ``prev → next`` and returns a detail string when the step holds, ``None`` when not.
+Equality chains (``e0 = e1 = …``) use the rewriting rules; implication chains of equations
+(``l0 = r0 ⟹ l1 = r1 ⟹ …``, written as ``(lhs, rhs)`` pairs) use :func:`instantiate`, :func:`divide`
+and :func:`rearrange`, and a step may also rest on another claim with :func:`using`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import sympy as sp
+
+from . import strategies
+from .verdict import Verdict
+
+__all__ = [
+    "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "simplify",
+    "substitute", "instantiate", "divide", "rearrange", "using", "as_rule",
+]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A named rule: ``check(prev, next)`` returns a detail string or ``None``."""
+
+    name: str
+    label: str  # LaTeX (math mode): words inside \text{}
+    check: Callable = field(repr=False, compare=False)
+    uses: tuple[str, ...] = ()
+    equations: bool = False  # True for rules between equations (implication chains)
+
+
+def _diff(pair):
+    return pair[0] - pair[1]
+
+
+def _zero(expr) -> bool:
+    if isinstance(expr, sp.MatrixBase):
+        return all(sp.expand(e) == 0 for e in expr)
+    return sp.expand(expr) == 0
+
+
+def _text(words: str) -> str:
+    return r"\text{" + words.replace("_", r"\_") + "}"
+
+
+def _rewrite(name, words, strategy):
+    return Rule(name, _text(words), lambda p, n: strategy(p - n))
+
+
+expand = _rewrite("expand", "expand", strategies.expand)
+#: a step read as factoring, checked by multiplying back out
+factor = _rewrite("factor", "factor", strategies.expand)
+rational = _rewrite("rational", "cancel", strategies.rational)
+definition = _rewrite("definition", "definition", strategies.structural)
+matrix_algebra = _rewrite("matrix-algebra", "transpose and product rules", strategies.structural)
+sign_split = _rewrite("sign-split", "sign split", strategies.sign_split)
+simplify = _rewrite("simplify", "simplify", strategies.simplify_small)
+
+
+def _apply(expr, mapping):
+    for key, value in mapping.items():
+        expr = expr.xreplace({key: value}) if isinstance(key, sp.Symbol) else expr.replace(key, value)
+    return expr
+
+
+def _mapping_tex(mapping) -> str:
+    return ",\\ ".join(f"{sp.latex(k if isinstance(k, sp.Basic) else sp.Symbol(k.__name__))} := {sp.latex(v)}"
+                       for k, v in mapping.items())
+
+
+def substitute(mapping: dict) -> Rule:
+    """Replace symbols by what they were defined to be: ``next`` must equal ``prev`` with ``mapping`` applied."""
+    _check_mapping("substitute", mapping)
+
+    def check(p, n):
+        return "substitution" if _zero(_apply(p, mapping) - n) else None
+
+    return Rule("substitute", _text("substitute ") + _mapping_tex(mapping), check)
+
+
+def instantiate(mapping: dict) -> Rule:
+    """From an equation for all values, the instance at ``mapping`` (e.g. ``b = 1``)."""
+    _check_mapping("instantiate", mapping)
+
+    def check(p, n):
+        return "instance" if _zero(_apply(_diff(p), mapping) - _diff(n)) else None
+
+    return Rule("instantiate", _text("instantiate ") + _mapping_tex(mapping), check, equations=True)
+
+
+def divide(by) -> Rule:
+    """Divide both sides by ``by``, which the symbols' assumptions make nonzero."""
+    if not isinstance(by, sp.Expr):
+        raise TypeError(f"divide: by must be a SymPy expression, got {type(by).__name__}")
+
+    def check(p, n):
+        if by.is_zero is not False:
+            return None
+        return "division by a nonzero factor" if strategies.rational(_diff(n) * by - _diff(p)) else None
+
+    return Rule("divide", _text("divide by ") + f"{sp.latex(by)} \\neq 0", check, equations=True)
+
+
+def rearrange() -> Rule:
+    """The same equation with terms moved across (the differences agree up to sign)."""
+
+    def check(p, n):
+        dp, dn = sp.expand(_diff(p)), sp.expand(_diff(n))
+        return "rearrangement" if sp.expand(dp - dn) == 0 or sp.expand(dp + dn) == 0 else None
+
+    return Rule("rearrange", _text("rearrange"), check, equations=True)
+
+
+def using(claim, mapping: dict | None = None) -> Rule:
+    """A step that applies an already proved claim (at ``mapping``): ``prev - next`` is its ``lhs - rhs``.
+
+    For equation steps, the new equation must follow from the old one and the claim by adding the claim's
+    identity: ``(l1 - r1) - (l0 - r0)`` equals ``±(lhs - rhs)`` of the claim.
+    """
+    mapping = dict(mapping or {})
+    _check_mapping("using", mapping, allow_empty=True)
+
+    def check(p, n):
+        if claim.verdict is not Verdict.PROVED:
+            return None
+        known = _apply(claim.difference, mapping)
+        step = (_diff(n) - _diff(p)) if isinstance(p, tuple) else (p - n)
+        return f"by {claim.identifier}" if _zero(step - known) or _zero(step + known) else None
+
+    where = (_text(" at ") + _mapping_tex(mapping)) if mapping else ""
+    return Rule("using", _text(f"by {claim.identifier}") + where, check,
+                uses=(claim.identifier,))
+
+
+def _check_mapping(where, mapping, allow_empty=False):
+    if not isinstance(mapping, dict) or (not mapping and not allow_empty):
+        raise TypeError(f"{where}: needs a non-empty dict of symbol -> value, got {mapping!r}")
+    for k in mapping:
+        if not isinstance(k, (sp.Symbol, sp.FunctionClass)):
+            raise TypeError(f"{where}: keys must be symbols or functions, got {k!r}")
+
+
+_BY_NAME = {r.name: r for r in (expand, factor, rational, definition, matrix_algebra, sign_split, simplify)}
+
+
+def as_rule(rule) -> Rule:
+    """A :class:`Rule`, or the name of a rule that takes no parameters (``"expand"``)."""
+    if isinstance(rule, Rule):
+        return rule
+    if isinstance(rule, str) and rule in _BY_NAME:
+        return _BY_NAME[rule]
+    raise ValueError(f"unknown rule {rule!r}; known by name: {', '.join(_BY_NAME)} (others are derive.rules.*)")

@@ -1,0 +1,101 @@
+"""Execute the notebooks and collect every claim they make, with its verdict and time.
+
+Notebooks run in fresh kernels of the current Python (never rewriting the committed files unless asked, as by
+``derive refresh``); the claims are read back from their outputs: the claim table each notebook ends with
+carries every record under :data:`derive.render.TABLE_MIME`.
+"""
+from __future__ import annotations
+
+import concurrent.futures as futures
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import render
+
+__all__ = ["NotebookRun", "find_notebooks", "run_one", "run_all", "claims_of"]
+
+
+@dataclass
+class NotebookRun:
+    """One executed notebook: where it came from, where it went, its claims, its time, its error if any."""
+
+    source: Path
+    output: Path | None
+    seconds: float
+    claims: list[dict] = field(default_factory=list)
+    error: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.source.stem
+
+    @property
+    def ok(self) -> bool:
+        return not self.error and all(c["expect"] in (None, c["verdict"]) for c in self.claims)
+
+
+def find_notebooks(root: str | os.PathLike = "notebooks") -> list[Path]:
+    """The numbered notebooks under ``root`` in reading order (``00_overview.ipynb``, ``01_…``)."""
+    root = Path(root)
+    if not root.is_dir():
+        raise FileNotFoundError(f"no notebook folder at {root}")
+    return sorted(p for p in root.glob("[0-9][0-9]_*.ipynb"))
+
+
+def claims_of(nb) -> list[dict]:
+    """Every claim record in an executed notebook: its last claim table, else its individual claim outputs."""
+    tables, singles = [], {}
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data, meta = out.get("data", {}), out.get("metadata", {})
+            if render.TABLE_MIME in data:
+                seconds = meta.get(render.TABLE_MIME, {}).get("seconds", {})
+                tables.append([{**r, "seconds": seconds.get(r["id"])} for r in data[render.TABLE_MIME]["claims"]])
+            if render.MIME in data:
+                record = data[render.MIME]
+                singles[record["id"]] = {**record, "seconds": meta.get(render.MIME, {}).get("seconds")}
+    return tables[-1] if tables else list(singles.values())
+
+
+def run_one(source: Path, out_dir: Path | None, timeout: int = 900) -> NotebookRun:
+    """Execute one notebook in a fresh kernel; write it to ``out_dir`` (or back to ``source`` when ``None``)."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    source = Path(source)
+    nb = nbformat.read(source, as_version=4)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(source.parent.resolve())}})
+    start = time.perf_counter()
+    error = ""
+    try:
+        client.execute()
+    except CellExecutionError as exc:
+        lines = [ln for ln in str(exc).splitlines() if ln.strip()]
+        error = lines[-1] if lines else "a cell failed"
+    except Exception as exc:  # the kernel died or timed out: report it, do not hide it
+        error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    seconds = time.perf_counter() - start
+    target = source if out_dir is None else Path(out_dir) / source.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not error or out_dir is not None:
+        nbformat.write(nb, target)
+    return NotebookRun(source, target, seconds, claims_of(nb), error)
+
+
+def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=None) -> list[NotebookRun]:
+    """Execute notebooks in parallel (one kernel each), calling ``progress(done, total, run)`` as each ends."""
+    paths = [Path(p) for p in paths]
+    workers = workers or min(len(paths), os.cpu_count() or 1) or 1
+    runs: dict[Path, NotebookRun] = {}
+    with futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        pending = {pool.submit(run_one, p, out_dir): p for p in paths}
+        for fut in futures.as_completed(pending):
+            run = fut.result()
+            runs[run.source] = run
+            if progress:
+                progress(len(runs), len(paths), run)
+    return [runs[p] for p in paths]

@@ -1,0 +1,179 @@
+"""Proof strategies: each reduces a difference ``lhs - rhs`` to exactly zero, or gives up.
+
+One function per strategy, tried cheapest first by :func:`prove_zero`; each returns a short detail string when
+it proves the difference zero and ``None`` when it does not apply or does not finish. None of them samples
+numbers: ``Expr.equals`` and floating point are never used.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+
+import sympy as sp
+from sympy.matrices.expressions import MatrixExpr
+
+from .budget import OutOfTime, time_budget
+
+__all__ = ["STRATEGIES", "prove_zero", "structural", "expand", "rational", "sign_split", "simplify_small"]
+
+#: a diff larger than this (in operations) is not handed to ``simplify``
+SIMPLIFY_MAX_OPS = 80
+#: at most this many sign-undetermined arguments are split (3**n cases)
+SIGN_SPLIT_MAX = 6
+
+_PIECEWISE = (sp.Max, sp.Min, sp.Abs, sp.Heaviside, sp.sign, sp.Piecewise)
+
+
+def structural(diff):
+    """Zero as built: SymPy's automatic evaluation already cancelled the two sides."""
+    if diff == 0:
+        return "both sides are the same expression"
+    if isinstance(diff, MatrixExpr):
+        done = diff.doit()
+        if done == 0 or isinstance(done, sp.ZeroMatrix):
+            return "matrix algebra (transpose and product rules) gives the zero matrix"
+    return None
+
+
+def expand(diff):
+    """Multiply out every product and power, also inside function arguments."""
+    if isinstance(diff, MatrixExpr):
+        return None
+    if sp.expand(diff) == 0:
+        return "expand"
+    return None
+
+
+def rational(diff):
+    """Bring to one fraction and cancel: zero wherever both sides are defined."""
+    if isinstance(diff, MatrixExpr):
+        return None
+    if sp.cancel(sp.together(diff)) == 0:
+        return "cancel (rational function arithmetic)"
+    return None
+
+
+def _strip_known_sign(arg):
+    """``c * core`` with every factor of known sign in ``c``: returns ``core`` up to its sign."""
+    arg = sp.factor_terms(sp.expand(arg))
+    factors = sp.Mul.make_args(arg)
+    core = sp.Mul(*[f for f in factors if not (f.is_positive or f.is_negative)])
+    if core.could_extract_minus_sign():
+        core = -core
+    return core
+
+
+def _split_arguments(diff):
+    cores = set()
+    for atom in diff.atoms(*_PIECEWISE):
+        if isinstance(atom, sp.Piecewise):
+            args = [c.lhs - c.rhs for _, c in atom.args if isinstance(c, sp.core.relational.Relational)]
+        else:
+            args = list(atom.args)
+        for arg in args:
+            if arg.is_number or arg.is_positive or arg.is_negative or arg.is_zero:
+                continue
+            core = _strip_known_sign(arg)
+            if not core.is_number:
+                cores.add(core)
+    return sorted(cores, key=sp.default_sort_key)
+
+
+def sign_split(diff):
+    """Split on the sign of every argument of ``Max``/``Min``/``Abs``/``Piecewise`` (positive, negative, zero).
+
+    Compound arguments are first generalised to fresh real symbols, and the generalisation is checked to give
+    back the original exactly; each of the ``3**n`` cases must then reduce to zero by ``expand``.
+    """
+    if isinstance(diff, MatrixExpr):
+        return None
+    diff = diff.replace(
+        lambda e: isinstance(e, _PIECEWISE) and not isinstance(e, sp.Piecewise),
+        lambda e: e.func(*[sp.factor_terms(sp.expand(a)) for a in e.args]),
+    )
+    cores = _split_arguments(diff)
+    if not cores or len(cores) > SIGN_SPLIT_MAX:
+        return None
+    general = diff
+    variables = []
+    for k, core in enumerate(cores):
+        if core.is_Symbol:
+            variables.append(core)
+            continue
+        t = sp.Dummy(f"t{k}", real=True)
+        general = general.subs(core, t)
+        variables.append(t)
+    back = general.xreplace({v: c for v, c in zip(variables, cores) if isinstance(v, sp.Dummy)})
+    if sp.expand(back - diff) != 0:
+        return None
+    positives = [sp.Dummy(f"p{k}", positive=True) for k in range(len(variables))]
+    n_cases = 0
+    for signs in itertools.product((1, -1, 0), repeat=len(variables)):
+        case = {v: s * p for v, s, p in zip(variables, signs, positives)}
+        reduced = general.xreplace(case)
+        if reduced.atoms(*_PIECEWISE) and any(
+            a.has(*positives) for a in reduced.atoms(*_PIECEWISE)
+        ):
+            reduced = sp.piecewise_fold(reduced)
+        if sp.expand(reduced) != 0:
+            return None
+        n_cases += 1
+    names = ", ".join(sp.sstr(c) for c in cores)
+    return f"sign split on {names}: {n_cases} cases, each by expand"
+
+
+def simplify_small(diff):
+    """``simplify``, last and only on small scalar expressions (it can take minutes on large ones)."""
+    if isinstance(diff, MatrixExpr) or sp.count_ops(diff) > SIMPLIFY_MAX_OPS:
+        return None
+    if sp.simplify(diff) == 0:
+        return "simplify (small scalar)"
+    return None
+
+
+#: name -> strategy, cheapest first
+STRATEGIES = {
+    "structural": structural,
+    "expand": expand,
+    "rational": rational,
+    "sign-split": sign_split,
+    "simplify": simplify_small,
+}
+
+
+def prove_zero(diff, strategies=None, budget: float = 5.0):
+    """Try the strategies in order on one scalar (or matrix-expression) difference.
+
+    Returns ``(name, detail, attempts)``: the first strategy that reduced ``diff`` to zero (or ``None``), and
+    the list of ``"name: outcome"`` lines of every attempt.
+
+    >>> import sympy as sp
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> prove_zero((a + b)**2 - a**2 - 2*a*b - b**2)[:2]
+    ('expand', 'expand')
+    >>> prove_zero(sp.Max(0, 2*a) - 2*sp.Max(0, a))[0]
+    'sign-split'
+    >>> prove_zero(sp.Max(0, -a) - sp.Max(0, a))[0] is None
+    True
+    """
+    names = list(strategies or STRATEGIES)
+    attempts = []
+    for name in names:
+        if name not in STRATEGIES:
+            raise ValueError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}")
+        start = time.perf_counter()
+        try:
+            with time_budget(budget):
+                detail = STRATEGIES[name](diff)
+        except OutOfTime:
+            attempts.append(f"{name}: out of time after {budget:g} s")
+            continue
+        except (TypeError, ValueError, NotImplementedError, RecursionError, sp.PolynomialError) as exc:
+            attempts.append(f"{name}: not applicable ({type(exc).__name__})")
+            continue
+        spent = time.perf_counter() - start
+        if detail is not None:
+            attempts.append(f"{name}: proved in {spent:.3f} s")
+            return name, detail, attempts
+        attempts.append(f"{name}: no")
+    return None, "", attempts
