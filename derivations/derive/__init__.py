@@ -17,7 +17,7 @@ from .chains import Chain, chain
 from .claims import Claim, ExpectationError, SoundnessError, claim
 from .registry import statements
 from .symbols import matrix, nonzero, positive, real, row
-from .tables import claim_table
+from .tables import claim_table, suite_table
 from .verdict import Evidence, Verdict
 
 __version__ = "0.1.0"
@@ -25,5 +25,5 @@ __version__ = "0.1.0"
 __all__ = [
     "ACTIVATIONS", "Chain", "Claim", "Evidence", "ExpectationError", "SoundnessError", "Verdict",
     "activation", "chain", "claim", "claim_table", "forms", "matrix", "nonzero", "numeric", "positive",
-    "real", "row", "rules", "sigma", "statements", "z",
+    "real", "row", "rules", "sigma", "statements", "suite_table", "z",
 ]

@@ -1,9 +1,12 @@
 """The claim table a notebook ends with: every claim and chain made in this kernel, with its verdict."""
 from __future__ import annotations
 
-from . import registry, render
+import html
 
-__all__ = ["ClaimTable", "claim_table"]
+from . import registry, render
+from .verdict import Verdict
+
+__all__ = ["ClaimTable", "SuiteTable", "claim_table", "suite_table"]
 
 
 class ClaimTable:
@@ -39,3 +42,43 @@ def claim_table() -> ClaimTable:
     """
     made = registry.statements()
     return ClaimTable([s.record() for s in made], {s.identifier: round(s.evidence.seconds, 4) for s in made})
+
+
+class SuiteTable:
+    """Every claim of the suite, read from the committed outputs of the numbered notebooks."""
+
+    def __init__(self, rows: list[tuple[str, dict]]):
+        self.rows = rows
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        lines = ["| notebook | claim | verdict | how |", "|---|---|---|---|"]
+        for notebook, r in self.rows:
+            text = html.escape(render.how(r)).replace("|", "\\|")
+            lines.append(f"| {notebook} | `{r['id']}` | {render.badge(Verdict(r['verdict']))} | {text} |")
+        counts: dict[str, int] = {}
+        for _, r in self.rows:
+            counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+        head = f"**{len(self.rows)} claims in the suite**: " + ", ".join(f"{n} {v}" for v, n in counts.items())
+        plain = "\n".join(f"{nb}  {r['verdict']:>9}  {r['id']}" for nb, r in self.rows)
+        return {"text/markdown": head + "\n\n" + "\n".join(lines) + "\n", "text/plain": plain}, {}
+
+    def __len__(self):
+        return len(self.rows)
+
+
+def suite_table(root="notebooks", exclude=("00_overview",)) -> SuiteTable:
+    """The claims of every numbered notebook under ``root``, as their committed outputs record them.
+
+    nbval re-executes each of those notebooks and compares these outputs, so the table shows verified runs.
+    """
+    import nbformat
+
+    from .runner import claims_of, find_notebooks
+
+    rows = []
+    for path in find_notebooks(root):
+        if path.stem in exclude:
+            continue
+        for record in claims_of(nbformat.read(path, as_version=4)):
+            rows.append((path.stem, record))
+    return SuiteTable(rows)
