@@ -92,7 +92,7 @@ def sign_split(diff):
         lambda e: e.func(*[sp.factor_terms(sp.expand(a)) for a in e.args]),
     )
     cores = _split_arguments(diff)
-    if not cores or len(cores) > SIGN_SPLIT_MAX:
+    if not cores:
         return None
     general = diff
     variables = []
@@ -106,20 +106,46 @@ def sign_split(diff):
     back = general.xreplace({v: c for v, c in zip(variables, cores) if isinstance(v, sp.Dummy)})
     if sp.expand(back - diff) != 0:
         return None
+    groups = _independent_groups(sp.expand(general), variables)
+    if len(groups) == 1 or not all(_all_cases_zero(g, vs) for g, vs in groups):
+        if len(variables) > SIGN_SPLIT_MAX or not _all_cases_zero(general, variables):
+            return None
+        groups = [(general, variables)]
+    n_cases = sum(3 ** len(vs) for _, vs in groups)
+    names = ", ".join(sp.sstr(c) for c in cores)
+    split = f"{len(groups)} independent groups, " if len(groups) > 1 else ""
+    return f"sign split on {names}: {split}{n_cases} cases, each by expand"
+
+
+def _independent_groups(expanded, variables):
+    """Split a sum into groups of terms that share no split variable (each group must vanish on its own)."""
+    groups: list[tuple[list, set]] = []
+    for term in sp.Add.make_args(expanded):
+        present = {v for v in variables if term.has(v)}
+        merged = [g for g in groups if g[1] & present]
+        terms, seen = [term], set(present)
+        for g in merged:
+            groups.remove(g)
+            terms += g[0]
+            seen |= g[1]
+        groups.append((terms, seen))
+    ordered = [v for v in variables]
+    return [(sp.Add(*terms), [v for v in ordered if v in seen]) for terms, seen in groups]
+
+
+def _all_cases_zero(expr, variables) -> bool:
+    """Every sign case (each variable positive, negative or zero) reduces to zero by expand."""
+    if len(variables) > SIGN_SPLIT_MAX:
+        return False
     positives = [sp.Dummy(f"p{k}", positive=True) for k in range(len(variables))]
-    n_cases = 0
     for signs in itertools.product((1, -1, 0), repeat=len(variables)):
         case = {v: s * p for v, s, p in zip(variables, signs, positives)}
-        reduced = general.xreplace(case)
-        if reduced.atoms(*_PIECEWISE) and any(
-            a.has(*positives) for a in reduced.atoms(*_PIECEWISE)
-        ):
+        reduced = expr.xreplace(case)
+        if any(a.has(*positives) for a in reduced.atoms(sp.Piecewise)):
             reduced = sp.piecewise_fold(reduced)
         if sp.expand(reduced) != 0:
-            return None
-        n_cases += 1
-    names = ", ".join(sp.sstr(c) for c in cores)
-    return f"sign split on {names}: {n_cases} cases, each by expand"
+            return False
+    return True
 
 
 def simplify_small(diff):

@@ -1,0 +1,270 @@
+"""Benchmarks of the suite: prints figures measured side by side in one run, and writes a plot.
+
+    .venv/bin/python bench/run.py [--limit SECONDS] [--plot PATH] [--max-d D]
+
+1. kernel vs naive: every claim of the notebooks that is expected to be proved, proved by derive's strategies
+   and by ``sympy.simplify(lhs - rhs) == 0`` under the same time limit (SymPy's cache cleared before each).
+2. suite vs floor: ``derive check`` wall time against n_notebooks × (kernel start + imports) / cores.
+3. scaling in d: component-wise proofs for d = 2 … as long as each stays under the limit.
+4. cold start: ``import derive`` and one ``derive classify``.
+Timings are figures to read, not assertions.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import sympy as sp
+from sympy.core.cache import clear_cache
+from sympy.matrices.expressions import MatrixExpr
+
+import derive
+from derive import forms, registry
+from derive.budget import OutOfTime, time_budget
+from derive.runner import find_notebooks
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def _timed(fn, limit):
+    clear_cache()
+    start = time.perf_counter()
+    try:
+        with time_budget(limit):
+            ok = fn()
+    except OutOfTime:
+        return False, limit
+    return ok, time.perf_counter() - start
+
+
+# -- 1. kernel vs naive -----------------------------------------------------------------------------------
+def notebook_claims(paths):
+    """Run the notebooks' code in this process and collect the claims expected to be proved."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    found = []
+    for path in paths:
+        registry.clear()
+        nb = nbformat.read(path, as_version=4)
+        namespace = {"__name__": "__bench__"}
+        here = os.getcwd()
+        os.chdir(path.parent)
+        try:
+            for cell in nb.cells:
+                if cell.cell_type != "code":
+                    continue
+                lines = [ln for ln in cell.source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
+                exec(compile("\n".join(lines), str(path.name), "exec"), namespace)
+        finally:
+            os.chdir(here)
+        found += [(path.stem, s) for s in registry.statements()
+                  if isinstance(s, derive.Claim) and s.expect is derive.Verdict.PROVED and s.verdict is derive.Verdict.PROVED]
+    return found
+
+
+def _naive(claim):
+    diff = claim.lhs - claim.rhs
+    if isinstance(diff, sp.MatrixBase):
+        return all(sp.simplify(e) == 0 for e in diff)
+    if isinstance(diff, MatrixExpr):
+        out = sp.simplify(diff.doit())
+        return out == 0 or isinstance(out, sp.ZeroMatrix)
+    return sp.simplify(diff) == 0
+
+
+def _kernel(claim):
+    claim.verdict = derive.Verdict.UNPROVEN
+    claim.prove()
+    return claim.verdict is derive.Verdict.PROVED
+
+
+def kernel_vs_naive(limit):
+    claims = notebook_claims(find_notebooks(ROOT / "notebooks"))
+    rows = []
+    for notebook, c in claims:
+        if c.evidence.strategy == "instance":
+            continue  # an instance of another claim: nothing for simplify to compare with
+        k_ok, k_t = _timed(lambda: _kernel(c), limit)
+        n_ok, n_t = _timed(lambda: _naive(c), limit)
+        rows.append((c.identifier, c.evidence.strategy, k_ok, k_t, n_ok, n_t))
+    k_total = sum(r[3] for r in rows)
+    n_total = sum(r[5] for r in rows)
+    print(f"\n1. kernel vs naive simplify ({len(rows)} claims expected proved, limit {limit:g} s each)")
+    print(f"   derive strategies: {sum(r[2] for r in rows)}/{len(rows)} proved in {k_total:.2f} s")
+    print(f"   sympy.simplify   : {sum(r[4] for r in rows)}/{len(rows)} proved in {n_total:.2f} s")
+    print(f"   ratio (naive / kernel time): {n_total / max(k_total, 1e-9):.1f}x")
+    lost = [r[0] for r in rows if r[4] and not r[2]]
+    print(f"   claims simplify proves and the kernel does not: {lost or 'none'}")
+    faster = [(r[0], r[3], r[5]) for r in rows if r[5] < r[3] and r[4]]
+    print(f"   claims where naive is faster: {len(faster)}")
+    for ident, kt, nt in sorted(faster, key=lambda f: f[1] - f[2], reverse=True)[:8]:
+        print(f"     {ident:<46} kernel {kt * 1e3:8.1f} ms   naive {nt * 1e3:8.1f} ms")
+    print("   slowest for naive:")
+    for r in sorted(rows, key=lambda r: r[5], reverse=True)[:6]:
+        print(f"     {r[0]:<46} kernel {r[3] * 1e3:8.1f} ms ({r[1]})   naive {r[5] * 1e3:8.1f} ms"
+              + ("" if r[4] else "  (not proved)"))
+    return rows
+
+
+# -- 2. suite vs floor ------------------------------------------------------------------------------------
+def kernel_floor(repeats=3):
+    """Seconds to start one kernel and import what a notebook imports."""
+    from jupyter_client.manager import start_new_kernel
+
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        km, kc = start_new_kernel(kernel_name="python3")
+        try:
+            kc.execute_interactive("import sympy, numpy, matplotlib.pyplot, derive", timeout=120)
+        finally:
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def suite_vs_floor(jobs):
+    n = len(find_notebooks(ROOT / "notebooks"))
+    one = kernel_floor()
+    floor = n * one / jobs
+    start = time.perf_counter()
+    proc = subprocess.run([str(BIN / "derive"), "check", "--jobs", str(jobs)], cwd=ROOT,
+                          capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    print(f"\n2. suite vs floor ({n} notebooks, {jobs} jobs)")
+    print(f"   kernel start + imports: {one:.2f} s per notebook; floor {n} x {one:.2f} / {jobs} = {floor:.1f} s")
+    print(f"   derive check: {wall:.1f} s wall (exit {proc.returncode}) = {wall / floor:.2f}x the floor")
+    per = [ln for ln in proc.stderr.splitlines() if ln.startswith("[")]
+    for ln in per:
+        print("   " + ln)
+    return wall, floor
+
+
+# -- 3. scaling in d --------------------------------------------------------------------------------------
+def scaling_claims(d):
+    x = derive.row("x", d)
+    Q, K, V = derive.matrix("Q", d, d), derive.matrix("K", d, d), derive.matrix("V", d, d)
+    s = derive.activation("sigma")
+    a = derive.nonzero("alpha")
+    ap = derive.positive("alpha")
+    relu = derive.activation("relu")
+    q, k = derive.row("q", d), derive.row("k", d)
+    return {
+        "absorption": (forms.elementwise(s, x * Q * K.T) * V, forms.key_value(x, K * Q.T, V, s)),
+        "rank-1 score": ((x * q.T * k * x.T)[0, 0], (x * q.T)[0, 0] * (x * k.T)[0, 0]),
+        "S exchange": (forms.symmetric_rank1(x, Q, K, V, s), forms.symmetric_rank1(x, K, Q, V, s)),
+        "S scaling": (forms.symmetric_rank1(x, a * Q, K / a, V, s), forms.symmetric_rank1(x, Q, K, V, s)),
+        "G ReLU scaling a>0": (forms.gated(x, ap * Q, K / ap, V, relu), forms.gated(x, Q, K, V, relu)),
+    }
+
+
+def scaling(limit, max_d):
+    results: dict[str, list[tuple[int, float]]] = {}
+    alive = set(scaling_claims(2))
+    print(f"\n3. scaling in d (m = d; limit {limit:g} s)")
+    for d in range(2, max_d + 1):
+        if not alive:
+            break
+        built = scaling_claims(d)
+        line = []
+        for name in list(alive):
+            lhs, rhs = built[name]
+            c = derive.claim(f"bench.{name.replace(' ', '_').replace('>', 'gt').replace('-', '_')}_{d}", lhs, rhs)
+            ok, t = _timed(lambda: c.prove(budget=limit).verdict is derive.Verdict.PROVED, limit)
+            results.setdefault(name, []).append((d, t))
+            line.append(f"{name} {t:.3f}s" + ("" if ok else " (not proved)"))
+            if not ok or t > limit:
+                alive.discard(name)
+        print(f"   d={d}: " + "; ".join(sorted(line)))
+    dfree = derive.claim("bench.absorption_dimension_free", *_dimension_free())
+    ok, t = _timed(lambda: dfree.prove().verdict is derive.Verdict.PROVED, limit)
+    print(f"   dimension-free absorption (matrix symbols): {t * 1e3:.1f} ms at every d (proved: {ok})")
+    for name, pts in results.items():
+        under = [d for d, t in pts if t < 1.0]
+        print(f"   largest d under 1 s for {name}: {max(under) if under else '-'}")
+    return results
+
+
+def _dimension_free():
+    d, m, n = sp.symbols("d m n", integer=True, positive=True)
+    x, Q = sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("Q", d, d)
+    K, V = sp.MatrixSymbol("K", m, d), sp.MatrixSymbol("V", m, n)
+    s = derive.activation("sigma")
+    return forms.elementwise(s, x * Q * K.T) * V, forms.key_value(x, K * Q.T, V, s)
+
+
+def plot(results, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4))
+    for name, pts in results.items():
+        ax.semilogy([d for d, _ in pts], [max(t, 1e-4) for _, t in pts], marker="o", label=name)
+    ax.axhline(1.0, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("d (= m)")
+    ax.set_ylabel("seconds to prove (log)")
+    ax.set_title("Component-wise proofs: time against size")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    print(f"   plot written to {path}")
+
+
+# -- 4. cold start ----------------------------------------------------------------------------------------
+def _wall(cmd, repeats=5):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True)
+        times.append(time.perf_counter() - start)
+    return min(times), statistics.median(times)
+
+
+def cold_start():
+    print("\n4. cold start (best and median of 5)")
+    best, med = _wall([sys.executable, "-c", "import derive"])
+    print(f"   import derive: {best:.2f} s (median {med:.2f} s)")
+    base, _ = _wall([sys.executable, "-c", "pass"])
+    print(f"   bare interpreter start: {base:.2f} s")
+    try:
+        best, med = _wall([str(BIN / "derive"), "classify", "z/(1 + exp(-z))"])
+        print(f"   derive classify 'z/(1 + exp(-z))': {best:.2f} s (median {med:.2f} s)")
+    except subprocess.CalledProcessError as exc:
+        print(f"   derive classify: failed ({exc.returncode})")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--limit", type=float, default=10.0, help="time limit per claim in seconds (default 10)")
+    p.add_argument("--max-d", type=int, default=10, help="largest d tried in the scaling run (default 10)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--plot", default=str(ROOT / "docs" / "bench_scaling.png"))
+    p.add_argument("--only", choices=["naive", "suite", "scaling", "cold"], action="append")
+    args = p.parse_args(argv)
+    only = set(args.only or ["naive", "suite", "scaling", "cold"])
+    print(f"derive benchmarks — {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+          f"SymPy {sp.__version__}")
+    if "naive" in only:
+        kernel_vs_naive(args.limit)
+    if "suite" in only:
+        suite_vs_floor(args.jobs)
+    if "scaling" in only:
+        plot(scaling(args.limit, args.max_d), args.plot)
+    if "cold" in only:
+        cold_start()
+
+
+if __name__ == "__main__":
+    main()
