@@ -208,14 +208,14 @@ def plot(results, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4))
+    fig, ax = plt.subplots(figsize=(8, 4))
     for name, pts in results.items():
         ax.semilogy([d for d, _ in pts], [max(t, 1e-4) for _, t in pts], marker="o", label=name)
     ax.axhline(1.0, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("d (= m)")
     ax.set_ylabel("seconds to prove (log)")
     ax.set_title("Component-wise proofs: time against size")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)

@@ -6,6 +6,7 @@ numbers: ``Expr.equals`` and floating point are never used.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 
@@ -48,6 +49,8 @@ def rational(diff):
     """Bring to one fraction and cancel: zero wherever both sides are defined."""
     if isinstance(diff, MatrixExpr):
         return None
+    if not any(p.exp.is_negative for p in diff.atoms(sp.Pow)):
+        return None  # no denominator: a polynomial in its atoms, which expand has already settled
     if sp.cancel(sp.together(diff)) == 0:
         return "cancel (rational function arithmetic)"
     return None
@@ -61,6 +64,12 @@ def _strip_known_sign(arg):
     if core.could_extract_minus_sign():
         core = -core
     return core
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalise(atom):
+    """``Max(0, α x q₁ + α x q₂)`` → ``Max(0, α (x q₁ + x q₂))``: common factors pulled out of the arguments."""
+    return atom.func(*[sp.factor_terms(sp.expand(a)) for a in atom.args])
 
 
 def _split_arguments(diff):
@@ -87,22 +96,12 @@ def sign_split(diff):
     """
     if isinstance(diff, MatrixExpr):
         return None
-    diff = diff.replace(
-        lambda e: isinstance(e, _PIECEWISE) and not isinstance(e, sp.Piecewise),
-        lambda e: e.func(*[sp.factor_terms(sp.expand(a)) for a in e.args]),
-    )
+    diff = diff.xreplace({a: _normalise(a) for a in diff.atoms(*_PIECEWISE) if not isinstance(a, sp.Piecewise)})
     cores = _split_arguments(diff)
     if not cores:
         return None
-    general = diff
-    variables = []
-    for k, core in enumerate(cores):
-        if core.is_Symbol:
-            variables.append(core)
-            continue
-        t = sp.Dummy(f"t{k}", real=True)
-        general = general.subs(core, t)
-        variables.append(t)
+    variables = [core if core.is_Symbol else sp.Dummy(f"t{k}", real=True) for k, core in enumerate(cores)]
+    general = diff.xreplace({c: v for c, v in zip(cores, variables) if not c.is_Symbol})
     back = general.xreplace({v: c for v, c in zip(variables, cores) if isinstance(v, sp.Dummy)})
     if sp.expand(back - diff) != 0:
         return None
@@ -161,8 +160,8 @@ def simplify_small(diff):
 STRATEGIES = {
     "structural": structural,
     "expand": expand,
+    "sign-split": sign_split,  # a no-op without Max/Min/Abs/Piecewise; before cancel, which is slow on them
     "rational": rational,
-    "sign-split": sign_split,
     "simplify": simplify_small,
 }
 
