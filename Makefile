@@ -5,10 +5,16 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
+# the site's browser-side assets: MathJax 3 from npm (copied into site/), Debian's chromium for its test
+MATHJAX  := build/vendor/node_modules/mathjax/es5/tex-chtml-full.js
+CHROMIUM := /usr/bin/chromium
+LAB      := $(VENV)/.lab-installed
+ROOT     := $(filter 0,$(shell id -u))
+SUDO     := $(if $(ROOT),,sudo)
 
-.PHONY: all check test refresh lab clean
+.PHONY: all site check test refresh lab clean
 
-all: check
+all: site
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,16 +22,37 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
+# the main job: re-run every notebook, print every claim and verdict (failing on any unexpected one),
+# and write site/ from that same run
+site: $(STAMP) $(MATHJAX)
+	$(BIN)/derive build --jobs $(JOBS)
+
+# the verification alone, without the site
 check: $(STAMP)
 	$(BIN)/derive check --jobs $(JOBS)
 
-test: $(STAMP)
+$(MATHJAX):
+	npm install --prefix build/vendor --no-audit --no-fund --loglevel=error mathjax@3.2.2
+
+$(CHROMIUM):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null
+
+test: $(STAMP) $(MATHJAX) $(CHROMIUM)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --nbval --nbval-current-env \
 		--doctest-modules derivations/derive tests notebooks
 
 # developer command: re-execute the notebooks in place so their committed outputs are fresh
 refresh: $(STAMP)
 	$(BIN)/derive refresh --jobs $(JOBS)
+
+# open the notebooks in JupyterLab (its extra is installed on first use only: it slows every import of nbformat)
+lab: $(LAB)
+	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=notebooks $(if $(ROOT),--allow-root)
+
+$(LAB): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,lab]'
+	touch $@
 
 clean:
 	rm -rf build site

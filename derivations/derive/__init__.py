@@ -14,6 +14,7 @@ from __future__ import annotations
 from . import forms, numeric, rules
 from .activations import ACTIVATIONS, activation, sigma, z
 from .chains import Chain, chain
+from .classify import classify
 from .claims import Claim, ExpectationError, SoundnessError, claim
 from .registry import statements
 from .symbols import matrix, nonzero, positive, real, row
@@ -24,6 +25,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ACTIVATIONS", "Chain", "Claim", "Evidence", "ExpectationError", "SoundnessError", "Verdict",
-    "activation", "chain", "claim", "claim_table", "forms", "matrix", "nonzero", "numeric", "positive",
+    "activation", "chain", "claim", "claim_table", "classify", "forms", "matrix", "nonzero", "numeric", "positive",
     "real", "row", "rules", "sigma", "statements", "suite_table", "z",
 ]

@@ -5,8 +5,6 @@ Constants are exact (GELU-tanh's 0.044715 is the Rational 44715/10⁶).
 """
 from __future__ import annotations
 
-import functools
-
 import sympy as sp
 
 __all__ = ["activation", "ACTIVATIONS", "z", "sigma"]
@@ -38,9 +36,10 @@ _DEFINITIONS = {
 
 #: the names :func:`activation` knows, in a fixed reading order
 ACTIVATIONS: tuple[str, ...] = tuple(_DEFINITIONS)
+#: each Lambda built once (a dict, not a cache on the argument: an unhashable name must still get a TypeError)
+_LAMBDAS = {name: sp.Lambda(z, expr) for name, expr in _DEFINITIONS.items()}
 
 
-@functools.lru_cache(maxsize=None)
 def activation(name: str) -> sp.Lambda:
     """The activation ``name`` as a fixed SymPy ``Lambda`` of one real variable.
 
@@ -64,4 +63,4 @@ def activation(name: str) -> sp.Lambda:
         raise TypeError(f"activation name must be a str, got {type(name).__name__}")
     if name not in _DEFINITIONS:
         raise ValueError(f"unknown activation {name!r}; known: {', '.join(ACTIVATIONS)}")
-    return sp.Lambda(z, _DEFINITIONS[name])
+    return _LAMBDAS[name]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 import sympy as sp
+from sympy.core.function import UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr
 
 from . import registry, render
@@ -66,7 +67,7 @@ class Statement:
         self.title = title
         self.assume = tuple(assume or ())
         for cond in self.assume:
-            if not isinstance(cond, sp.Basic) or not isinstance(cond, sp.logic.boolalg.Boolean):
+            if not isinstance(cond, sp.logic.boolalg.Boolean) or isinstance(cond, sp.Symbol):  # a Symbol is a Boolean
                 raise TypeError(f"{where}: assume must hold SymPy conditions such as a > 0, got {cond!r}")
         self.verdict = Verdict.UNPROVEN
         self.evidence = Evidence()
@@ -129,7 +130,8 @@ class Claim(Statement):
         lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
         lshape = getattr(lhs, "shape", None)
         rshape = getattr(rhs, "shape", None)
-        if lshape != rshape and not (isinstance(lhs, MatrixExpr) or isinstance(rhs, MatrixExpr)):
+        symbolic = [isinstance(e, MatrixExpr) and not isinstance(e, sp.MatrixBase) for e in (lhs, rhs)]
+        if lshape != rshape and not any(symbolic):  # explicit matrices are MatrixExprs too: compare their shapes
             raise ValueError(f"{where}: lhs and rhs must have the same shape, got {lshape} and {rshape}")
         if statement is not None and not isinstance(statement, str):
             raise TypeError(f"{where}: statement must be a LaTeX str, got {type(statement).__name__}")
@@ -207,11 +209,27 @@ class Claim(Statement):
     def _prove_instance(self, general, mapping):
         if not isinstance(general, Claim):
             raise TypeError(f"claim {self.identifier}: instance_of must be a Claim, got {type(general).__name__}")
+        where = f"claim {self.identifier}: instance of {general.identifier}"
+        if not isinstance(mapping, dict):
+            raise TypeError(f"{where}: mapping must be a dict of symbol -> value, got {type(mapping).__name__}")
+        for key, value in mapping.items():
+            problem = _witness.instance_problem(key, value)
+            if problem is not None:
+                raise ValueError(f"{where}: {problem}")
+
+        def put(expr):
+            for key, value in mapping.items():
+                expr = expr.replace(key, value) if not isinstance(key, sp.Symbol) else expr.xreplace({key: value})
+            return expr
+
+        for cond in general.assume:  # the general claim holds only where its assumptions do
+            held = put(cond)
+            if held is not sp.true and held not in self.assume:
+                raise ValueError(f"{where}: it assumes {sp.sstr(cond)}, which is not known to hold here "
+                                 f"(it becomes {sp.sstr(held)})")
         if general.verdict is not Verdict.PROVED:
             return None, "", [f"instance: {general.identifier} is not proved"]
-        diff = general.difference
-        for key, value in mapping.items():
-            diff = diff.replace(key, value) if not isinstance(key, sp.Symbol) else diff.xreplace({key: value})
+        diff = put(general.difference)
         rest = sp.expand(diff - self.difference) if not isinstance(diff, sp.MatrixBase) else (diff - self.difference).applyfunc(sp.expand)
         if rest == 0 or (isinstance(rest, sp.MatrixBase) and rest.is_zero_matrix):
             subs = ", ".join(f"{k} := {sp.sstr(v)}" for k, v in mapping.items())
@@ -251,10 +269,10 @@ class Claim(Statement):
             for k, v in witness.items():
                 if isinstance(k, sp.Symbol):
                     exact[k] = _witness.exact_value(where, k, v)
-                elif isinstance(k, sp.FunctionClass) and isinstance(v, sp.Lambda):
+                elif isinstance(k, UndefinedFunction) and isinstance(v, sp.Lambda):
                     exact[k] = v
                 else:
-                    raise TypeError(f"{where}: witness keys must be symbols (or functions mapped to Lambdas), got {k!r}")
+                    raise TypeError(f"{where}: witness keys must be symbols (or undefined functions such as sigma mapped to Lambdas), got {k!r}")
             funcs = [f for f in _witness.undefined_functions(diff) if f not in exact]
             missing = [s for s in self.symbols() if s not in exact]
             if missing or funcs:

@@ -77,6 +77,46 @@ def cmd_refresh(args) -> int:
     return report(runs)
 
 
+def cmd_classify(args) -> int:
+    """Classify one activation: exchange and inverse-scaling symmetry of the gated layer, each decided."""
+    from .classify import classify
+
+    try:
+        result = classify(args.expr, label=args.expr)
+    except ValueError as exc:
+        print(f"derive classify: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=1))
+    else:
+        print(result)
+        print(f"({result.seconds:.2f} s)")
+    return 0
+
+
+def cmd_build(args) -> int:
+    """Re-run every notebook into build/notebooks, print every claim, and write the static site from that run."""
+    import time
+
+    from . import site
+    from .site import vendor
+
+    try:
+        mathjax = vendor.find_mathjax(args.mathjax)
+        site.check_target(args.out)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"derive: {exc}", file=sys.stderr)
+        return 2
+    runs = runner.run_all(_select(args), BUILD, workers=args.jobs, progress=_progress)
+    status = report(runs)
+    start = time.perf_counter()
+    written = site.build(runs, args.out, mathjax=mathjax)
+    size = sum(f.stat().st_size for f in Path(args.out).rglob("*") if f.is_file())
+    print(f"site: {len(written)} pages, {size / 1e6:.1f} MB in {args.out}/, written in "
+          f"{time.perf_counter() - start:.1f} s; open {Path(args.out) / 'index.html'}")
+    return status
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="derive", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -93,6 +133,17 @@ def parser() -> argparse.ArgumentParser:
     r = sub.add_parser("refresh", help="re-execute notebooks in place (refresh the committed outputs)")
     notebook_args(r)
     r.set_defaults(func=cmd_refresh)
+    k = sub.add_parser("classify", help="decide the symmetries of the gated layer for one activation")
+    k.add_argument("expr", help='the activation as an expression in z, e.g. "z * sigmoid(z)", or a name such as '
+                   'silu (put -- before an expression that starts with -)')
+    k.add_argument("--json", action="store_true", help="print the classification as JSON")
+    k.set_defaults(func=cmd_classify)
+    b = sub.add_parser("build", help="re-run every notebook, print every claim, write the static site")
+    notebook_args(b)
+    b.add_argument("--out", default="site", help="folder of the site (default: site)")
+    b.add_argument("--mathjax", default=None,
+                   help="folder of the npm package mathjax@3 (default: $DERIVE_MATHJAX, else build/vendor/...)")
+    b.set_defaults(func=cmd_build)
     return p
 
 

@@ -14,6 +14,7 @@ import sympy as sp
 
 from . import strategies
 from .verdict import Verdict
+from .witness import instance_problem
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "simplify",
@@ -47,7 +48,14 @@ def _text(words: str) -> str:
 
 
 def _rewrite(name, words, strategy):
-    return Rule(name, _text(words), lambda p, n: strategy(p - n))
+    def check(p, n):
+        diff = p - n
+        if isinstance(diff, sp.MatrixBase):  # explicit matrices: every entry by the same rule
+            details = [strategy(e) for e in diff]
+            return None if None in details else details[0]
+        return strategy(diff)
+
+    return Rule(name, _text(words), check)
 
 
 expand = _rewrite("expand", "expand", strategies.expand)
@@ -99,7 +107,8 @@ def divide(by) -> Rule:
     def check(p, n):
         if by.is_zero is not False:
             return None
-        return "division by a nonzero factor" if strategies.rational(_diff(n) * by - _diff(p)) else None
+        rest = _diff(n) * by - _diff(p)  # rational() leaves denominator-free differences to expand()
+        return "division by a nonzero factor" if strategies.expand(rest) or strategies.rational(rest) else None
 
     return Rule("divide", _text("divide by ") + f"{sp.latex(by)} \\neq 0", check, equations=True)
 
@@ -122,6 +131,11 @@ def using(claim, mapping: dict | None = None) -> Rule:
     """
     mapping = dict(mapping or {})
     _check_mapping("using", mapping, allow_empty=True)
+    for cond in getattr(claim, "assume", ()):
+        held = _apply(cond, mapping)
+        if held is not sp.true:  # the claim holds only where its assumptions do
+            raise ValueError(f"using: {claim.identifier} assumes {sp.sstr(cond)}, which is not known to hold here "
+                             f"(it becomes {sp.sstr(held)})")
 
     def check(p, n):
         if claim.verdict is not Verdict.PROVED:
@@ -141,6 +155,9 @@ def _check_mapping(where, mapping, allow_empty=False):
     for k in mapping:
         if not isinstance(k, (sp.Symbol, sp.FunctionClass)):
             raise TypeError(f"{where}: keys must be symbols or functions, got {k!r}")
+        problem = instance_problem(k, mapping[k])
+        if problem is not None:
+            raise ValueError(f"{where}: {problem}")
 
 
 _BY_NAME = {r.name: r for r in (expand, factor, rational, definition, matrix_algebra, sign_split, simplify)}

@@ -26,14 +26,56 @@ _PIECEWISE = (sp.Max, sp.Min, sp.Abs, sp.Heaviside, sp.sign, sp.Piecewise)
 
 
 def structural(diff):
-    """Zero as built: SymPy's automatic evaluation already cancelled the two sides."""
+    """Zero as built: SymPy's automatic evaluation already cancelled the two sides.
+
+    Matrix expressions are evaluated (transpose and product rules) at every level, also inside ``σ(…)``
+    applied elementwise; sums are compared up to the names of their summation indices.
+
+    >>> import sympy as sp
+    >>> i, j, n = sp.symbols("i j n", integer=True)
+    >>> f = sp.Function("f")
+    >>> structural(sp.Sum(f(i), (i, 0, n)) - sp.Sum(f(j), (j, 0, n)))
+    'the same expression up to the names of summation indices'
+    >>> structural(sp.Sum(sp.Sum(f(i, j), (j, 0, n)), (i, 0, n)) - sp.Sum(sp.Sum(f(j, i), (j, 0, n)), (i, 0, n))) is None
+    True
+    """
     if diff == 0:
         return "both sides are the same expression"
-    if isinstance(diff, MatrixExpr):
-        done = diff.doit()
+    if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
+        done = diff.replace(lambda e: isinstance(e, MatrixExpr), lambda e: e.doit()).doit()
         if done == 0 or isinstance(done, sp.ZeroMatrix):
             return "matrix algebra (transpose and product rules) gives the zero matrix"
+    elif isinstance(diff, sp.Basic) and diff.has(sp.Sum):
+        if _rename_bound(diff) == 0:
+            return "the same expression up to the names of summation indices"
     return None
+
+
+def _rename_bound(expr):
+    """``expr`` with every summation index renamed to a fresh canonical symbol, outermost first, term by term.
+
+    A pure renaming of bound variables (each binder gets its own new name, unused anywhere in ``expr``), so the
+    value is unchanged. ``Basic.as_dummy`` is not used: it gives nested sums one shared name, capturing indices.
+    A sum whose limits mention its own index is left as it is.
+    """
+    from sympy.concrete.expr_with_limits import ExprWithLimits
+
+    taken = {s.name for s in expr.atoms(sp.Symbol)}
+
+    def fresh(counter):
+        name = next(n for n in (f"_b{k}" for k in counter) if n not in taken)
+        return sp.Symbol(name)
+
+    def walk(e, counter):
+        if e.is_Atom:
+            return e
+        if isinstance(e, ExprWithLimits):
+            bounds = [b for lim in e.limits for b in lim[1:]]
+            if not any(b.has(v) for b in bounds for v in e.variables):
+                e = e.xreplace({v: fresh(counter) for v in e.variables})
+        return e.func(*[walk(a, counter) for a in e.args])
+
+    return sp.Add(*[walk(term, itertools.count()) for term in sp.Add.make_args(expr)])
 
 
 def expand(diff):

@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
-from sympy.core.function import AppliedUndef
+from sympy.core.function import AppliedUndef, UndefinedFunction
 
 from .certify import Certificate, certify_nonzero
 
-__all__ = ["Found", "exact_value", "components", "undefined_functions", "evaluate_at", "search", "sample"]
+__all__ = [
+    "Found", "exact_value", "instance_problem", "components", "undefined_functions", "evaluate_at", "search", "sample",
+]
 
 #: the small signed rationals tried first, in order
 POOL = tuple(
@@ -48,10 +50,47 @@ def exact_value(where: str, symbol, value):
     if value.has(sp.Float):
         raise TypeError(f"{where}: witness value for {symbol} must be exact, got {value}")
     if isinstance(symbol, sp.Symbol):
-        for prop in _PROPERTIES:
-            if getattr(symbol, f"is_{prop}") is True and getattr(value, f"is_{prop}") is not True:
-                raise ValueError(f"{where}: witness {symbol} = {value} breaks the assumption that {symbol} is {prop}")
+        prop = _broken_assumption(symbol, value)
+        if prop is not None:
+            raise ValueError(f"{where}: witness {symbol} = {value} breaks the assumption that {symbol} is {prop}")
     return value
+
+
+def _broken_assumption(symbol, value) -> str | None:
+    """The first of *all* the symbol's assumptions (``positive``, ``not odd``, ``irrational`` ...) that ``value``
+    is not known to meet, or ``None``: a value outside the symbol's domain is no witness and no instance."""
+    facts = symbol.assumptions0
+    ordered = [p for p in _PROPERTIES if p in facts] + sorted(p for p in facts if p not in _PROPERTIES)
+    for prop in ordered:
+        if getattr(value, f"is_{prop}", None) is not facts[prop]:
+            return prop if facts[prop] else f"not {prop}"
+    return None
+
+
+def instance_problem(key, value) -> str | None:
+    """Why putting ``value`` for ``key`` does not give an instance of a statement proved for every ``key``; ``None`` if it does.
+
+    ``key`` must be a variable: a symbol, whose every assumption (positive, nonzero, real ...) ``value`` must be
+    known to meet, or an undefined function such as the generic σ. Defined functions (``exp``, ``Max``) and
+    compound expressions are not variables: replacing them does not preserve truth.
+
+    >>> import sympy as sp
+    >>> from derive.witness import instance_problem
+    >>> alpha = sp.Symbol("alpha", positive=True)
+    >>> instance_problem(alpha, 2) is None
+    True
+    >>> instance_problem(alpha, -1)
+    'alpha := -1 breaks the assumption that alpha is positive'
+    >>> instance_problem(sp.exp, sp.Lambda(alpha, alpha))
+    'exp is not a variable (a symbol or an undefined function such as sigma)'
+    """
+    if isinstance(key, sp.Symbol):
+        value = sp.sympify(value)
+        prop = _broken_assumption(key, value)
+        return None if prop is None else f"{key} := {sp.sstr(value)} breaks the assumption that {key} is {prop}"
+    if isinstance(key, UndefinedFunction):
+        return None
+    return f"{getattr(key, '__name__', key)} is not a variable (a symbol or an undefined function such as sigma)"
 
 
 def components(diff):

@@ -1,0 +1,169 @@
+"""One HTML page per executed notebook, by nbconvert's HTML exporter with the template ``derive_page``.
+
+The template extends JupyterLab's: it drops require.js, widgets and mermaid (loaded from a CDN by default),
+loads MathJax 3 and the notebook CSS from the site's own folders, hides the input of ``boilerplate`` cells,
+folds ``solution`` cells into a ``<details>`` element, and gives every claim an anchor ``#claim-<id>`` with
+a line under it saying its status in the graph and which claims use it.
+"""
+from __future__ import annotations
+
+import base64
+import copy
+import html
+import re
+from pathlib import Path
+
+from .. import render
+from .graph import STATUSES, ClaimGraph
+
+__all__ = ["TEMPLATES", "exporter", "page_name", "title_of", "summary_of", "anchored", "has_table", "prepare",
+           "relink", "lab_css"]
+
+TEMPLATES = Path(__file__).parent / "templates"
+BOILERPLATE, SOLUTION = "boilerplate", "solution"
+
+
+def exporter():
+    """An HTML exporter using the site's template (make one and reuse it: it takes a moment to set up)."""
+    from nbconvert import HTMLExporter
+
+    # embed_images stays off: nbconvert's image embedding empties inline HTML such as the verdict badges;
+    # images of Markdown cells are embedded by prepare() instead
+    return HTMLExporter(template_name="derive_page", extra_template_basedirs=[str(TEMPLATES)],
+                        exclude_input_prompt=True, exclude_output_prompt=True)
+
+
+def lab_css(exp) -> str:
+    """JupyterLab's notebook CSS and light theme, read from the exporter's template folders."""
+    for folder in exp.template_paths:
+        base = Path(folder) / "static"
+        if Path(folder).name == "lab" and (base / "index.css").is_file():
+            return (base / "index.css").read_text(encoding="utf-8") + "\n" + \
+                (base / "theme-light.css").read_text(encoding="utf-8")
+    raise FileNotFoundError("nbconvert's lab template (static/index.css) was not found")
+
+
+def page_name(stem: str) -> str:
+    """The file name of a notebook's page: ``01_key_value_view`` -> ``01_key_value_view.html``."""
+    if not isinstance(stem, str) or not stem or "/" in stem:
+        raise ValueError(f"page_name: expected a notebook name without folders, got {stem!r}")
+    return f"{stem}.html"
+
+
+def _markdown_cells(nb):
+    return [c for c in nb.cells if c.cell_type == "markdown" and BOILERPLATE not in c.metadata.get("tags", [])]
+
+
+def title_of(nb, fallback: str) -> str:
+    """The text of the notebook's first ``# `` heading (Markdown kept), else ``fallback``."""
+    for cell in _markdown_cells(nb):
+        for line in cell.source.splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()
+    return fallback
+
+
+def summary_of(nb) -> str:
+    """The notebook's first paragraph that is not a heading, without a leading *What this shows* label."""
+    for cell in _markdown_cells(nb):
+        for para in re.split(r"\n\s*\n", cell.source):
+            para = para.strip()
+            if para and not para.startswith("#"):
+                return re.sub(r"^\**\s*What this shows\s*[.:]?\s*\**\s*[.:]?\s*", "", para, flags=re.I).strip()
+    return ""
+
+
+def _outputs(nb):
+    for cell in nb.cells:
+        if BOILERPLATE in cell.metadata.get("tags", []) and not cell.get("outputs"):
+            continue
+        yield from cell.get("outputs", [])
+
+
+def anchored(nb) -> set[str]:
+    """Identifiers of the claims that have an output of their own in ``nb`` (their page anchors them)."""
+    return {o["data"][render.MIME].get("id") for o in _outputs(nb) if render.MIME in o.get("data", {})}
+
+
+def has_table(nb) -> bool:
+    """True when ``nb`` shows a claim table (the page anchors the last one as ``#claims``)."""
+    return any(render.TABLE_MIME in o.get("data", {}) for o in _outputs(nb))
+
+
+_NB_LINK = re.compile(r'href="(?:\./)?([^"/#]+)\.ipynb(#[^"]*)?"')
+
+
+def relink(body: str, stems) -> str:
+    """Links between notebooks (``href="02_x.ipynb#y"``) turned into links between their pages."""
+    stems = set(stems)
+
+    def page(m):
+        return f'href="{page_name(m.group(1))}{m.group(2) or ""}"' if m.group(1) in stems else m.group(0)
+
+    return _NB_LINK.sub(page, body)
+
+
+def _claim_footer(node_id: str, graph: ClaimGraph, href) -> str:
+    node = graph.nodes[node_id]
+    label = STATUSES[node.status][0]
+    parts = [f'<span class="status-dot {node.status}"></span>{html.escape(label)}']
+    if node.used_by:
+        links = ", ".join(f'<a href="{html.escape(href(u))}"><code>{html.escape(u)}</code></a>' for u in node.used_by)
+        parts.append(f"used by {links}")
+    parts.append(f'<a href="index.html#claim-{html.escape(node_id)}">in the claims table</a>')
+    return '<div class="derive-claim-status">' + " · ".join(parts) + "</div>"
+
+
+_IMAGE = re.compile(r"(!\[[^\]]*\]\()([^)\s]+)((?:\s+\"[^\"]*\")?\))")
+_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+          ".svg": "image/svg+xml"}
+
+
+def _embed_images(source: str, folder: Path | None) -> str:
+    """Markdown images given by a path relative to the notebook, as data URIs (the page lives elsewhere)."""
+    if folder is None:
+        return source
+
+    def embed(m):
+        target = folder / m.group(2)
+        kind = _TYPES.get(target.suffix.lower())
+        if "://" in m.group(2) or m.group(2).startswith(("data:", "attachment:")) or not kind or not target.is_file():
+            return m.group(0)
+        data = base64.b64encode(target.read_bytes()).decode("ascii")
+        return f"{m.group(1)}data:{kind};base64,{data}{m.group(3)}"
+
+    return _IMAGE.sub(embed, source)
+
+
+def prepare(nb, graph: ClaimGraph, href, title: str, folder: Path | None = None):
+    """A copy of ``nb`` for the template: boilerplate input hidden, claims (first output of each) anchored.
+
+    ``href(identifier)`` gives the link of a claim's anchor (on its own page or another); ``folder`` is
+    where the notebook's own files are (its Markdown images are embedded from there).
+    """
+    nb = copy.deepcopy(nb)
+    nb.metadata["title"] = re.sub(r"[$`*_]", "", title)
+    cells, seen, tables = [], set(), []
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        if BOILERPLATE in tags:
+            if cell.cell_type != "code" or not cell.get("outputs"):
+                continue
+            cell.metadata["transient"] = {"remove_source": True}
+        if cell.cell_type == "markdown":
+            cell.source = _embed_images(cell.source, folder)
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if render.MIME in data:
+                ident = data[render.MIME].get("id")
+                if ident in graph.nodes and ident not in seen:
+                    seen.add(ident)
+                    out.setdefault("metadata", {})["derive"] = {
+                        "anchor": f"claim-{ident}", "footer": _claim_footer(ident, graph, href)}
+            if render.TABLE_MIME in data:
+                tables.append(out)
+        cells.append(cell)
+    if tables:
+        tables[-1].setdefault("metadata", {})["derive"] = {"anchor": "claims", "footer": ""}
+    nb.cells = cells
+    return nb

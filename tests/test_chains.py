@@ -1,0 +1,225 @@
+import pytest
+import sympy as sp
+
+import derive
+from derive import ExpectationError, Verdict, chain, claim, rules
+
+a, b, c = derive.real("a b c")
+p = derive.positive("p")
+w = derive.nonzero("w")
+t = sp.Symbol("t", real=True)
+s = derive.sigma
+RELU = derive.activation("relu")
+d = sp.Symbol("d", positive=True, integer=True)
+X, Y = sp.MatrixSymbol("X", d, d), sp.MatrixSymbol("Y", d, d)
+
+
+def free(identifier, start, **kw):
+    """A chain with no expectation: failing steps leave it unproven instead of raising."""
+    return chain(identifier, start, expect=None, **kw)
+
+
+# -- equality chains, one rule at a time ----------------------------------------------------------------------
+EQUALITY_STEPS = [
+    ("expand", (a + b) ** 2, a**2 + 2 * a * b + b**2),
+    ("factor", a**2 - b**2, (a - b) * (a + b)),
+    ("rational", (a**2 - 1) / (a - 1), a + 1),
+    ("definition", a + b, b + a),
+    ("matrix-algebra", (X * Y).T, Y.T * X.T),
+    ("sign-split", RELU(2 * a), 2 * RELU(a)),
+    ("simplify", sp.sin(a) ** 2 + sp.cos(a) ** 2, sp.Integer(1)),
+]
+WRONG_STEPS = [
+    ("expand", (a + b) ** 2, a**2 + b**2),
+    ("factor", a**2 + b**2, (a - b) * (a + b)),
+    ("rational", (a**2 - 1) / (a - 1), a - 1),
+    ("definition", a + b, a * b),
+    ("matrix-algebra", (X * Y).T, X.T * Y.T),
+    ("sign-split", RELU(-a), RELU(a)),
+    ("simplify", sp.sin(a) ** 2 - sp.cos(a) ** 2, sp.Integer(1)),
+]
+
+
+@pytest.mark.parametrize("name, start, step", EQUALITY_STEPS, ids=[e[0] for e in EQUALITY_STEPS])
+def test_each_rewriting_rule_proves_a_true_step(name, start, step):
+    ch = chain("demo.step", start).step(step, name)
+    assert ch.verdict is Verdict.PROVED
+    assert ch.evidence.strategy == "chain"
+    assert ch.evidence.detail == f"1 steps, each checked: {name}"
+    assert ch.steps[0][1] is rules.as_rule(name)
+
+
+@pytest.mark.parametrize("name, start, step", WRONG_STEPS, ids=[e[0] for e in WRONG_STEPS])
+def test_each_rewriting_rule_rejects_a_false_step(name, start, step):
+    ch = free("demo.wrong", start).step(step, name)
+    assert ch.verdict is Verdict.UNPROVEN
+    assert ch.evidence.detail == f"step 1 ({name}) does not hold"
+    with pytest.raises(ExpectationError, match=r"claim demo\.wrong_expected: expected proved, got unproven"):
+        chain("demo.wrong_expected", start).step(step, name)
+
+
+def test_rules_by_object_and_by_name_agree():
+    assert rules.as_rule("expand") is rules.expand
+    assert rules.as_rule(rules.sign_split) is rules.sign_split
+    assert rules.as_rule("matrix-algebra") is rules.matrix_algebra
+    with pytest.raises(ValueError, match="unknown rule 'magic'; known by name: expand, factor"):
+        rules.as_rule("magic")
+    with pytest.raises(ValueError, match="unknown rule 3"):
+        rules.as_rule(3)
+
+
+def test_a_chain_of_several_steps():
+    ch = (chain("demo.many", (a + 1) ** 2 - 1)
+          .step(a**2 + 2 * a, "expand")
+          .step(a * (a + 2), "factor"))
+    assert ch.verdict is Verdict.PROVED
+    assert ch.evidence.detail == "2 steps, each checked: expand, factor"
+    assert len(ch.steps) == 2
+
+
+def test_one_failing_step_leaves_the_chain_unproven():
+    ch = free("demo.middle", (a + 1) ** 2).step(a**2 + 1, "expand").step(a**2 + 1, "definition")
+    assert ch.verdict is Verdict.UNPROVEN
+    assert ch.evidence.detail == "step 1 (expand) does not hold"
+    assert ch.steps[0][2] is None and ch.steps[1][2] is not None
+
+
+def test_substitute():
+    ch = chain("demo.subst", a * b).step(c * b, rules.substitute({a: c}))
+    assert ch.verdict is Verdict.PROVED
+    assert free("demo.subst_wrong", a * b).step(c * a, rules.substitute({a: c})).verdict is Verdict.UNPROVEN
+    assert rules.substitute({a: c}).label == r"\text{substitute }a := c"
+
+
+def test_substitute_a_function_definition():
+    ch = chain("demo.subst_sigma", s(a) * b).step(RELU(a) * b, rules.substitute({s: RELU}))
+    assert ch.verdict is Verdict.PROVED
+
+
+def test_mappings_must_be_non_empty_dicts_of_variables():
+    with pytest.raises(TypeError, match="substitute: needs a non-empty dict of symbol -> value, got {}"):
+        rules.substitute({})
+    with pytest.raises(TypeError, match="instantiate: needs a non-empty dict"):
+        rules.instantiate([(a, 1)])
+    with pytest.raises(TypeError, match="instantiate: keys must be symbols or functions, got a \\+ b"):
+        rules.instantiate({a + b: 0})
+    with pytest.raises(ValueError, match="instantiate: exp is not a variable"):
+        rules.instantiate({sp.exp: sp.Lambda(t, t)})
+    with pytest.raises(ValueError, match="substitute: exp is not a variable"):
+        rules.substitute({sp.exp: sp.Lambda(t, t)})
+
+
+# -- implication chains -------------------------------------------------------------------------------------
+def test_sigma_over_z_lemma():
+    ch = (chain("lemma.sigma_linear", (s(a) * b, s(b) * a))
+          .step((s(a), s(1) * a), rules.instantiate({b: 1}))
+          .step((s(w), s(1) * w), rules.instantiate({a: w}))
+          .step((s(w) / w, s(1)), rules.divide(w)))
+    assert ch.verdict is Verdict.PROVED
+    assert ch.evidence.detail == "3 steps, each checked: divide, instantiate"
+    assert ch.equations
+
+
+def test_instantiate_checks_the_instance():
+    ch = free("demo.inst", (s(a) * b, s(b) * a)).step((s(a), s(2) * a), rules.instantiate({b: 1}))
+    assert ch.verdict is Verdict.UNPROVEN
+
+
+def test_instantiate_respects_the_assumptions_of_the_symbols():
+    with pytest.raises(ValueError, match="instantiate: p := -1 breaks the assumption that p is positive"):
+        rules.instantiate({p: -1})
+    with pytest.raises(ValueError, match="instantiate: w := 0 breaks the assumption that w is nonzero"):
+        rules.instantiate({w: 0})
+    with pytest.raises(ValueError, match="instantiate: a := I breaks the assumption that a is real"):
+        rules.instantiate({a: sp.I})
+    assert rules.instantiate({p: 2}).name == "instantiate"
+    assert rules.instantiate({w: p}).name == "instantiate"
+
+
+def test_relu_homogeneity_cannot_be_instantiated_at_a_negative_scale():
+    start = (RELU(p * a), p * RELU(a))
+    with pytest.raises(ValueError, match="breaks the assumption that p is positive"):
+        chain("demo.relu_negative", start).step((RELU(-a), -RELU(a)), rules.instantiate({p: -1}))
+    assert claim("demo.relu_odd", RELU(-a), -RELU(a)).refute().verdict is Verdict.REFUTED
+
+
+def test_divide():
+    ch = chain("demo.div", (w * a, w * b)).step((a, b), rules.divide(w))
+    assert ch.verdict is Verdict.PROVED
+    assert free("demo.div_zero", (c * a, c * b)).step((a, b), rules.divide(c)).verdict is Verdict.UNPROVEN
+    assert free("demo.div_wrong", (w * a, w * b)).step((a, 2 * b), rules.divide(w)).verdict is Verdict.UNPROVEN
+    with pytest.raises(TypeError, match="divide: by must be a SymPy expression, got int"):
+        rules.divide(2)
+
+
+def test_rearrange():
+    ch = chain("demo.re", (a + b, c)).step((a, c - b), rules.rearrange()).step((c - b, a), rules.rearrange())
+    assert ch.verdict is Verdict.PROVED
+    assert free("demo.re_wrong", (a + b, c)).step((a, c + b), rules.rearrange()).verdict is Verdict.UNPROVEN
+
+
+# -- using other claims ---------------------------------------------------------------------------------------
+def test_using_a_proved_claim():
+    square = claim("demo.square", (a + b) ** 2, a**2 + 2 * a * b + b**2).prove()
+    ch = chain("demo.uses", (c + 1) ** 2 + a).step(c**2 + 2 * c + 1 + a, rules.using(square, {a: c, b: 1}))
+    assert ch.verdict is Verdict.PROVED
+    assert ch.uses == ("demo.square",)
+
+
+def test_using_an_unproved_claim_fails():
+    square = claim("demo.square", (a + b) ** 2, a**2 + 2 * a * b + b**2)
+    ch = free("demo.uses", (a + b) ** 2).step(a**2 + 2 * a * b + b**2, rules.using(square))
+    assert ch.verdict is Verdict.UNPROVEN
+    assert ch.uses == ("demo.square",)
+
+
+def test_using_in_an_implication_chain():
+    shift = claim("demo.shift", a + 1, 1 + a).prove()
+    ch = chain("demo.eq", (b, c)).step((b + (a + 1), c + (1 + a)), rules.using(shift))
+    assert ch.verdict is Verdict.PROVED
+
+
+def test_using_respects_the_assumptions():
+    homogeneous = claim("demo.homogeneous", RELU(p * a), p * RELU(a)).prove()
+    assert homogeneous.verdict is Verdict.PROVED
+    with pytest.raises(ValueError, match="using: p := -1 breaks the assumption that p is positive"):
+        rules.using(homogeneous, {p: -1})
+    assumed = claim("demo.assumed", RELU(c * a), c * RELU(a), assume=[c > 0])
+    with pytest.raises(ValueError, match=r"using: demo.assumed assumes c > 0, which is not known to hold here"):
+        rules.using(assumed)
+    with pytest.raises(ValueError, match=r"\(it becomes False\)"):
+        rules.using(assumed, {c: -1})
+    assert rules.using(assumed, {c: 2}).uses == ("demo.assumed",)
+
+
+# -- construction errors and rendering ------------------------------------------------------------------------
+def test_steps_must_match_the_start():
+    with pytest.raises(TypeError, match="chain demo.kind: every step must be an expression, like the start"):
+        chain("demo.kind", a).step((a, a), "expand")
+    with pytest.raises(TypeError, match=r"every step must be an equation \(lhs, rhs\)"):
+        chain("demo.kind2", (a, a)).step(a, "expand")
+    with pytest.raises(ValueError, match="rule instantiate relates equations; start the chain with a"):
+        chain("demo.kind3", a).step(a, rules.instantiate({b: 1}))
+    with pytest.raises(ValueError, match="an equation is a \\(lhs, rhs\\) pair, got 3 items"):
+        chain("demo.kind4", (a, b, c))
+    with pytest.raises(TypeError, match="step must be a SymPy expression or matrix, got int"):
+        chain("demo.kind5", a).step(3, "expand")
+
+
+def test_rendering_marks_each_step():
+    ch = free("demo.tex", (a + 1) ** 2).step(a**2 + 2 * a + 1, "expand").step(a, "expand", note="wrong")
+    tex = ch.body_tex()
+    assert tex.startswith("\\begin{aligned}") and tex.endswith("\\end{aligned}")
+    assert tex.count(r"\checkmark") == 1
+    assert tex.count(r"\boldsymbol{\times}") == 1
+    assert r"\text{; wrong}" in tex
+    rec = ch.record()
+    assert rec["kind"] == "chain" and rec["verdict"] == "unproven" and rec["id"] == "demo.tex"
+    assert "seconds" not in rec
+
+
+def test_chain_records_uses_and_registers():
+    ch = chain("demo.reg", a, uses=["demo.base"]).step(a, "definition")
+    assert ch.record()["uses"] == ["demo.base"]
+    assert derive.statements() == [ch]
+    assert repr(ch) == "<chain demo.reg: proved>"

@@ -1,0 +1,186 @@
+"""The classification of activations: verdicts with proofs or certified layer witnesses, inputs, output, CLI."""
+import json
+import time
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import derive
+from derive import Verdict, cli, registry
+from derive.classify import SYMMETRIES, Classification, classification_table, classify
+
+P, R = Verdict.PROVED, Verdict.REFUTED
+#: what the theory says (σ(z)/z lemma and its scaling analogue): exchange, α > 0, α ≠ 0
+EXPECTED = {
+    "identity": (P, P, P),
+    "relu": (R, P, R),
+    "leaky_relu": (R, P, R),
+    "abs": (R, P, R),
+    **{name: (R, R, R) for name in
+       ("relu2", "silu", "gelu", "gelu_tanh", "sigmoid", "tanh", "softplus", "elu", "mish")},
+}
+
+
+def test_every_named_activation_as_the_theory_says():
+    assert set(EXPECTED) == set(derive.ACTIVATIONS) - {"sigma"}
+    for name, want in EXPECTED.items():
+        result = classify(name)
+        assert tuple(result.verdicts().values()) == want, name
+
+
+def test_each_activation_takes_under_two_seconds():
+    for name in EXPECTED:
+        start = time.process_time()
+        classify(name)
+        assert time.process_time() - start < 2.0, name
+
+
+def test_families_and_constants():
+    assert classify("identity").family_text() == "linear (c = 1)"
+    assert classify("relu").constants == {"c_plus": 1, "c_minus": 0}
+    assert classify("leaky_relu").constants == {"c_plus": 1, "c_minus": sp.Rational(1, 100)}
+    assert classify("abs").constants == {"c_plus": 1, "c_minus": -1}
+    assert classify("max(z, 0) - 3*min(z, 0)").constants == {"c_plus": 1, "c_minus": -3}
+    assert classify("silu").family == "not positively homogeneous"
+    assert classify("-2*z").family_text() == "linear (c = -2)"
+
+
+def test_refutations_are_certified_on_the_whole_layer():
+    result = classify("silu")
+    for key in SYMMETRIES:
+        f = result[key]
+        assert f.verdict is R and f.unit.verdict is R and f.layer.verdict is R
+        ev = f.layer.evidence
+        assert ev.strategy == "exact witness" and ev.enclosure  # transcendental: an arb ball excluding zero
+        assert set(f.witness) >= {"x", "Q", "K", "V"}
+    relu = classify("relu")["exchange"]
+    assert relu.layer.evidence.residual == "1" and relu.layer.evidence.enclosure == ""  # exact rational
+
+
+def test_layer_witness_breaks_the_layer_numerically_too():
+    """The certified witness, evaluated in floating point by derive.numeric, shows the same gap (a cross-check)."""
+    result = classify("gelu")
+    for key in SYMMETRIES:
+        w = {k: np.array(derive.numeric.to_numpy(v)) if isinstance(v, sp.MatrixBase) else float(v)
+             for k, v in result[key].witness.items()}
+        x, Q, K, V = w["x"], w["Q"], w["K"], w["V"]
+        sigma = derive.activation("gelu")
+        if key == "exchange":
+            lhs, rhs = derive.numeric.gated(x, K, Q, V, sigma), derive.numeric.gated(x, Q, K, V, sigma)
+        else:
+            a = w["alpha"]
+            lhs, rhs = derive.numeric.gated(x, a * Q, K / a, V, sigma), derive.numeric.gated(x, Q, K, V, sigma)
+        assert abs(lhs - rhs).max() > 0.1
+
+
+def test_proofs_go_through_the_unit_identity():
+    result = classify("relu")
+    f = result["scale_positive"]
+    assert f.verdict is P and f.unit.evidence.strategy == "sign-split"
+    assert isinstance(f.layer, derive.Chain) and f.layer.verdict is P
+    assert set(f.layer.uses) == {"classify.relu.scale_positive.unit", "classify.reduction.scale_positive"}
+    reduction = registry.get("classify.reduction.scale_positive")
+    assert reduction.verdict is P and reduction.evidence.strategy == "expand"
+    assert reduction.difference.atoms(sp.core.function.AppliedUndef)  # stated for the generic σ
+
+
+def test_the_unit_step_needs_a_proved_unit():
+    from derive.classify import _arguments, _units_vanish
+
+    a, b = sp.symbols("a b", real=True)
+    unit = derive.claim("test.unproved_unit", sp.Max(0, a) * b, sp.Max(0, b) * a)  # never proved
+    terms = _arguments("exchange")
+    rule = _units_vanish(unit, terms)
+    prev = sp.Add(*[f * unit.difference.xreplace({a: aj, b: bj}) for aj, bj, f in terms])
+    assert rule.check(prev, sp.Integer(0)) is None
+
+
+def test_disguised_linear_activation_is_proved():
+    result = classify("z * (sin(z)**2 + cos(z)**2)")
+    assert set(result.verdicts().values()) == {P}
+    assert result.family_text() == "linear (c = 1)"
+
+
+def test_undecided_is_reported_not_guessed():
+    result = classify("z * (erf(z) + erfc(z))", budget=0.5, tries=20)
+    assert all(v in (P, Verdict.UNPROVEN) for v in result.verdicts().values())
+
+
+def test_inputs():
+    by_name = classify("silu")
+    by_text = classify("z * sigmoid(z)", name="text")
+    by_lambda = classify(derive.activation("silu"), name="lam")
+    by_expr = classify(derive.z / (1 + sp.exp(-derive.z)), name="ex")
+    assert by_name.expr == by_text.expr == by_lambda.expr == by_expr.expr
+    assert by_lambda.name == "lam" and by_name.name == "silu"
+    plain_z = sp.Symbol("z")
+    assert classify(sp.Max(0, plain_z), name="plain").expr == sp.Max(0, derive.z)
+
+
+def test_bad_input():
+    with pytest.raises(TypeError, match="classify: sigma must be a str"):
+        classify(3)
+    with pytest.raises(ValueError, match="expression in z alone, got the symbols x"):
+        classify(sp.Symbol("x") * derive.z)
+    with pytest.raises(ValueError, match="not the generic σ"):
+        classify(derive.activation("sigma"))
+    with pytest.raises(ValueError, match="parse: unknown name 'y'"):
+        classify("y")
+    with pytest.raises(ValueError, match="name must be letters"):
+        classify("relu", name="a.b")
+    with pytest.raises(ValueError, match="unknown symmetry 'swap'"):
+        classify("relu", expect={"swap": "proved"})
+    with pytest.raises(ValueError, match="must be proved, refuted or unproven"):
+        classify("relu", expect={"exchange": "maybe"})
+    with pytest.raises(TypeError, match="label must be a str"):
+        classify("relu", label=3)
+
+
+def test_expectations():
+    result = classify("relu", expect={"exchange": "refuted", "scale_positive": "proved"})
+    assert result["exchange"].layer.expect is R and result["exchange"].layer.ok
+    with pytest.raises(derive.ExpectationError, match="expected proved, got refuted"):
+        classify("silu", name="wrong", expect={"exchange": "proved"})
+
+
+def test_rendering_is_deterministic_and_readable():
+    result = classify("relu")
+    data, _ = result._repr_mimebundle_()
+    assert "✔ proved" in data["text/markdown"] and "✘ refuted" in data["text/markdown"]
+    assert "0x" not in data["text/markdown"] and "0x" not in data["text/plain"]
+    assert data == classify("relu")._repr_mimebundle_()[0]
+    text = str(result)
+    assert "family: positively homogeneous (c+ = 1, c- = 0)" in text
+    assert "exact residual 1" in text
+    table = classification_table([result, classify("silu")])
+    assert len(table) == 2
+    assert "refuted" in table._repr_mimebundle_()[0]["text/plain"]
+    with pytest.raises(TypeError, match="expected Classification objects"):
+        classification_table(["relu"])
+    assert isinstance(result, Classification)
+
+
+def test_as_dict_is_json():
+    data = json.loads(json.dumps(classify("gelu").as_dict()))
+    assert data["symmetries"]["exchange"]["verdict"] == "refuted"
+    assert data["symmetries"]["exchange"]["layer"]["enclosure"]
+
+
+def test_command_line(capsys):
+    assert cli.main(["classify", "max(z, 0)"]) == 0
+    out = capsys.readouterr().out
+    assert "scaling αQ, K/α (α > 0): holds" in out and "exchange Q ↔ K: broken" in out
+    assert cli.main(["classify", "--json", "z * sigmoid(z)"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["family"] == "not positively homogeneous"
+    assert cli.main(["classify", "__import__('os').system('true')"]) == 2
+    assert "attribute access not allowed" in capsys.readouterr().err
+
+
+def test_constant_activations():
+    one = classify("1", name="one")
+    assert set(one.verdicts().values()) == {R}
+    assert one["scale_positive"].layer.evidence.residual == "-1/2"
+    zero = classify("0", name="zero")
+    assert zero.family_text() == "linear (c = 0)"

@@ -1,0 +1,160 @@
+"""The runner and the command line, on small generated notebooks run in fresh kernels."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from derive import cli, runner
+from derive.render import MIME, TABLE_MIME
+from derive.runner import NotebookRun
+
+SETUP = "import derive\na, b = derive.real('a b')\nrelu = derive.activation('relu')"
+GOOD = [
+    SETUP,
+    "derive.claim('tiny.square', (a + 1)**2, a**2 + 2*a + 1, expect='proved').prove()",
+    "derive.claim('tiny.relu_exchange', relu(a)*b, relu(b)*a, uses=['tiny.square'], expect='refuted').refute()",
+    "derive.claim_table()",
+]
+UNEXPECTED = [  # no exception: the proof attempt of an expected refutation just fails, and the table shows it
+    SETUP,
+    "derive.claim('tiny.wrong', relu(a)*b, relu(b)*a, expect='refuted').prove()",
+    "derive.claim_table()",
+]
+RAISING = [SETUP, "derive.claim('tiny.raises', relu(a)*b, relu(b)*a, expect='proved').prove()", "derive.claim_table()"]
+
+
+def write_notebook(path: Path, sources):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in sources]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
+
+
+def derive_check(root: Path, cwd: Path, jobs: int = 1):
+    cmd = [sys.executable, "-m", "derive", "check", "--json", "--root", str(root), "--jobs", str(jobs)]
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def good_run(tmp_path_factory):
+    base = tmp_path_factory.mktemp("good")
+    write_notebook(base / "notebooks" / "01_tiny.ipynb", GOOD)
+    return base, derive_check(base / "notebooks", base)
+
+
+@pytest.fixture(scope="module")
+def bad_run(tmp_path_factory):
+    base = tmp_path_factory.mktemp("bad")
+    write_notebook(base / "notebooks" / "01_unexpected.ipynb", UNEXPECTED)
+    write_notebook(base / "notebooks" / "02_raising.ipynb", RAISING)
+    return base, derive_check(base / "notebooks", base, jobs=2)
+
+
+def test_check_json_reports_every_claim(good_run):
+    base, result = good_run
+    assert result.returncode == 0, result.stderr
+    runs = json.loads(result.stdout)
+    assert [r["notebook"] for r in runs] == ["01_tiny"]
+    assert runs[0]["error"] == ""
+    claims = {c["id"]: c for c in runs[0]["claims"]}
+    assert list(claims) == ["tiny.square", "tiny.relu_exchange"]
+    assert claims["tiny.square"]["verdict"] == "proved"
+    assert claims["tiny.square"]["strategy"] == "expand"
+    assert claims["tiny.relu_exchange"]["verdict"] == "refuted"
+    assert claims["tiny.relu_exchange"]["expect"] == "refuted"
+    assert claims["tiny.relu_exchange"]["witness"] == {"a": "1", "b": "-1"}
+    assert claims["tiny.relu_exchange"]["uses"] == ["tiny.square"]
+    assert all(isinstance(c["seconds"], float) for c in claims.values())
+    assert "2 claims in 1 notebooks: 1 proved, 1 refuted" in result.stderr
+    assert "every verdict as expected" in result.stderr
+
+
+def test_check_writes_the_executed_notebook_to_the_build_folder_only(good_run):
+    base, _ = good_run
+    executed = nbformat.read(base / "build" / "notebooks" / "01_tiny.ipynb", as_version=4)
+    committed = nbformat.read(base / "notebooks" / "01_tiny.ipynb", as_version=4)
+    assert all(not cell.outputs for cell in committed.cells)
+    outputs = [out for cell in executed.cells for out in cell.outputs]
+    records = [out["data"][MIME] for out in outputs if MIME in out.get("data", {})]
+    assert [r["id"] for r in records] == ["tiny.square", "tiny.relu_exchange"]
+    tables = [out for out in outputs if TABLE_MIME in out.get("data", {})]
+    assert len(tables) == 1
+    assert "seconds" not in json.dumps([out["data"] for out in outputs])  # timings only in output metadata
+    assert set(tables[0]["metadata"][TABLE_MIME]["seconds"]) == {"tiny.square", "tiny.relu_exchange"}
+
+
+def test_unexpected_verdict_and_failing_notebook_exit_1(bad_run):
+    _, result = bad_run
+    assert result.returncode == 1
+    runs = {r["notebook"]: r for r in json.loads(result.stdout)}
+    assert set(runs) == {"01_unexpected", "02_raising"}
+    unexpected = runs["01_unexpected"]
+    assert unexpected["error"] == ""
+    assert [(c["id"], c["verdict"], c["expect"]) for c in unexpected["claims"]] == [
+        ("tiny.wrong", "unproven", "refuted")]
+    assert "ExpectationError" in runs["02_raising"]["error"]
+    assert "tiny.raises: expected proved, got unproven" in runs["02_raising"]["error"]
+    assert "FAILED: unexpected verdicts ['tiny.wrong'], failing notebooks ['02_raising']" in result.stderr
+
+
+def _run(name, claims, error=""):
+    return NotebookRun(Path(f"{name}.ipynb"), None, 1.0, claims, error)
+
+
+def _claim(identifier, verdict, expect=None):
+    return {"id": identifier, "verdict": verdict, "expect": expect, "uses": [], "witness": {}, "strategy": "",
+            "detail": "", "residual": "", "enclosure": "", "seconds": 0.01}
+
+
+def test_notebook_run_ok():
+    assert _run("01_a", [_claim("x.a", "proved", "proved"), _claim("x.b", "checked")]).ok
+    assert not _run("01_a", [_claim("x.a", "unproven", "proved")]).ok
+    assert not _run("01_a", [], error="boom").ok
+    assert _run("01_a", []).name == "01_a"
+
+
+def test_report_exit_status(capsys):
+    assert cli.report([_run("01_a", [_claim("x.a", "proved", "proved")])]) == 0
+    out = capsys.readouterr().out
+    assert "01_a  (1 claims, 1.0 s)" in out
+    assert "1 claims in 1 notebooks: 1 proved" in out
+    assert "every verdict as expected" in out
+    assert cli.report([_run("01_a", [_claim("x.a", "refuted", "proved")])]) == 1
+    captured = capsys.readouterr()
+    assert "<< expected proved" in captured.out
+    assert "FAILED: unexpected verdicts ['x.a'], failing notebooks []" in captured.err
+    assert cli.report([_run("01_a", [], error="NameError: x")]) == 1
+    assert "FAILED: NameError: x" in capsys.readouterr().out
+
+
+def test_report_json_keeps_stdout_machine_readable(capsys):
+    assert cli.report([_run("01_a", [_claim("x.a", "proved")])], as_json=True) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == [{"notebook": "01_a", "seconds": 1.0, "error": "",
+                                         "claims": [_claim("x.a", "proved")]}]
+    assert "every verdict as expected" in captured.err
+
+
+def test_find_notebooks(tmp_path):
+    for name in ["02_b.ipynb", "00_overview.ipynb", "01_a.ipynb", "notes.ipynb", "1_short.ipynb"]:
+        (tmp_path / name).write_text("{}")
+    assert [p.name for p in runner.find_notebooks(tmp_path)] == ["00_overview.ipynb", "01_a.ipynb", "02_b.ipynb"]
+    with pytest.raises(FileNotFoundError, match="no notebook folder at"):
+        runner.find_notebooks(tmp_path / "missing")
+
+
+def test_check_refuses_a_missing_notebook(tmp_path):
+    with pytest.raises(SystemExit, match="derive: no such notebook: .*nothing.ipynb"):
+        cli.main(["check", str(tmp_path / "nothing.ipynb")])
+
+
+def test_parser_needs_a_command():
+    with pytest.raises(SystemExit):
+        cli.parser().parse_args([])
+    args = cli.parser().parse_args(["check", "--json", "-j", "3"])
+    assert args.json and args.jobs == 3 and args.root == "notebooks" and args.notebooks == []

@@ -1,0 +1,164 @@
+import random
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import derive
+from derive import forms, numeric
+
+CONCRETE = [n for n in derive.ACTIVATIONS if n != "sigma"]
+POINTS = [sp.Rational(v) for v in ("-3", "-1", "-1/2", "0", "1/3", "1", "5/2")]
+d, m, r = 3, 4, 2
+
+
+def exact_matrix(rng, rows, cols):
+    return sp.ImmutableMatrix(rows, cols, lambda i, j: sp.Rational(rng.randint(-9, 9), rng.randint(1, 4)))
+
+
+def substituted(symbolic, *pairs):
+    """The symbolic form with every symbol replaced by the exact numbers of the matching matrix."""
+    values = {}
+    for sym_m, num_m in pairs:
+        values.update(dict(zip(sym_m, num_m)))
+    return symbolic.xreplace(values)
+
+
+@pytest.fixture
+def data():
+    rng = random.Random(7)
+    x, Q, K, V = (exact_matrix(rng, 1, d), exact_matrix(rng, m, d), exact_matrix(rng, m, d), exact_matrix(rng, m, 2))
+    Qs = [exact_matrix(rng, d, r) for _ in range(m)]
+    Ks = [exact_matrix(rng, d, r) for _ in range(m)]
+    return x, Q, K, V, Qs, Ks
+
+
+def symbols():
+    x, Q, K, V = derive.row("x", d), derive.matrix("Q", m, d), derive.matrix("K", m, d), derive.matrix("V", m, 2)
+    Qs = [derive.matrix(f"P{j}", d, r) for j in range(m)]
+    Ks = [derive.matrix(f"R{j}", d, r) for j in range(m)]
+    return x, Q, K, V, Qs, Ks
+
+
+@pytest.mark.parametrize("name", CONCRETE)
+def test_activation_fn_matches_the_lambda(name):
+    sigma = derive.activation(name)
+    got = numeric.activation_fn(sigma)(np.array([float(p) for p in POINTS]))
+    want = np.array([float(sp.N(sigma(p), 30)) for p in POINTS])
+    assert got.shape == (len(POINTS),)
+    assert np.allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
+def test_activation_fn_keeps_shape_and_is_cached():
+    relu = derive.activation("relu")
+    assert numeric.activation_fn(relu) is numeric.activation_fn(relu)
+    assert numeric.activation_fn(relu)(np.zeros((2, 3))).shape == (2, 3)
+    assert np.array_equal(numeric.activation_fn(relu)(np.array([-1.0, 2.0])), np.array([0.0, 2.0]))
+    assert np.array_equal(numeric.activation_fn(derive.activation("identity"))(np.array([[1.5]])), np.array([[1.5]]))
+
+
+def test_activation_fn_of_a_constant_gives_an_array():
+    one = sp.Lambda(sp.Symbol("t"), sp.Integer(1))
+    assert np.array_equal(numeric.activation_fn(one)(np.zeros(3)), np.ones(3))
+
+
+def test_activation_fn_of_a_function_class():
+    assert np.allclose(numeric.activation_fn(sp.tanh)(np.array([0.5])), np.tanh([0.5]))
+
+
+def test_activation_fn_refuses_the_generic_sigma():
+    with pytest.raises(ValueError, match="generic σ has no numeric value"):
+        numeric.activation_fn(derive.activation("sigma"))
+    with pytest.raises(TypeError, match="activation_fn: sigma must be a SymPy Lambda"):
+        numeric.activation_fn(np.tanh)
+
+
+@pytest.mark.parametrize("name", ["relu", "silu", "gelu", "gelu_tanh", "softplus", "elu"])
+def test_square_forms_against_the_symbolic_ones(data, name):
+    sigma = derive.activation(name)
+    x, Q, K, V, _, _ = data
+    sx, sQ, sK, sV, _, _ = symbols()
+    pairs = ((sx, x), (sQ, Q), (sK, K), (sV, V))
+    arr = {k: numeric.to_numpy(v) for k, v in dict(x=x, Q=Q, K=K, V=V).items()}
+    cases = [
+        (numeric.key_value(arr["x"], arr["K"], arr["V"], sigma), forms.key_value(sx, sK, sV, sigma)),
+        (numeric.symmetric_rank1(arr["x"], arr["Q"], arr["K"], arr["V"], sigma),
+         forms.symmetric_rank1(sx, sQ, sK, sV, sigma)),
+        (numeric.gated(arr["x"], arr["Q"], arr["K"], arr["V"], sigma), forms.gated(sx, sQ, sK, sV, sigma)),
+    ]
+    for got, symbolic in cases:
+        want = np.array(sp.N(substituted(symbolic, *pairs), 30).tolist(), dtype=float)
+        assert got.shape == (1, 2)
+        assert numeric.relative_error(got, want) < 1e-12
+
+
+@pytest.mark.parametrize("name", ["relu", "silu", "identity"])
+def test_rank_r_forms_against_the_symbolic_ones(data, name):
+    sigma = derive.activation(name)
+    x, _, _, V, Qs, Ks = data
+    sx, _, _, sV, sQs, sKs = symbols()
+    pairs = ((sx, x), (sV, V), *zip(sQs, Qs), *zip(sKs, Ks))
+    ax, aV = numeric.to_numpy(x), numeric.to_numpy(V)
+    aQs, aKs = [numeric.to_numpy(M) for M in Qs], [numeric.to_numpy(M) for M in Ks]
+    for got, symbolic in [(numeric.bilinear(ax, aQs, aKs, aV, sigma), forms.bilinear(sx, sQs, sKs, sV, sigma)),
+                          (numeric.gated_rank_r(ax, aQs, aKs, aV, sigma),
+                           forms.gated_rank_r(sx, sQs, sKs, sV, sigma))]:
+        want = np.array(sp.N(substituted(symbolic, *pairs), 30).tolist(), dtype=float)
+        assert numeric.relative_error(got, want) < 1e-12
+
+
+def test_swiglu_is_the_usual_implementation():
+    rng = np.random.default_rng(0)
+    x, Q, K, V = rng.normal(size=(5, 8)), rng.normal(size=(16, 8)), rng.normal(size=(16, 8)), rng.normal(size=(16, 8))
+
+    def silu(u):
+        return u / (1 + np.exp(-u))
+
+    usual = (silu(x @ Q.T) * (x @ K.T)) @ V
+    assert numeric.relative_error(numeric.gated(x, Q, K, V, derive.activation("silu")), usual) < 1e-12
+
+
+def test_forms_work_row_by_row():
+    rng = np.random.default_rng(1)
+    x, Q, K, V = rng.normal(size=(3, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 2))
+    relu = derive.activation("relu")
+    whole = numeric.symmetric_rank1(x, Q, K, V, relu)
+    assert whole.shape == (3, 2)
+    assert numeric.relative_error(whole[1:2], numeric.symmetric_rank1(x[1:2], Q, K, V, relu)) < 1e-14
+
+
+def test_to_numpy():
+    assert np.array_equal(numeric.to_numpy(sp.Matrix([[1, sp.Rational(1, 2)]])), np.array([[1.0, 0.5]]))
+    assert numeric.to_numpy(sp.Matrix([[sp.pi]]))[0, 0] == pytest.approx(np.pi)
+    with pytest.raises(TypeError, match="to_numpy: expected a SymPy Matrix, got ndarray"):
+        numeric.to_numpy(np.zeros((1, 1)))
+    with pytest.raises(TypeError, match="to_numpy: every entry must be a number"):
+        numeric.to_numpy(derive.row("x", 2))
+
+
+def test_relative_error():
+    assert numeric.relative_error([1.0, 2.0], [1.0, 2.0]) == 0.0
+    assert numeric.relative_error([1.0, 3.0], [1.0, 2.0]) == 0.5
+    assert numeric.relative_error([0.0], [0.0]) == 0.0
+    assert numeric.relative_error([1e-300], [0.0]) > 1
+
+
+def test_shape_errors():
+    relu = derive.activation("relu")
+    x, Q, V = np.ones((1, 3)), np.ones((2, 3)), np.ones((2, 2))
+    with pytest.raises(ValueError, match=r"gated: shapes x \(1, 3\), Q \(2, 3\), K \(2, 2\), V \(2, 2\) do not fit"):
+        numeric.gated(x, Q, np.ones((2, 2)), V, relu)
+    with pytest.raises(ValueError, match="key_value: shapes"):
+        numeric.key_value(x, Q, np.ones((3, 2)), relu)
+    with pytest.raises(ValueError, match="bilinear: need one"):
+        numeric.bilinear(x, [np.ones((3, 1))], [np.ones((3, 1))], V, relu)
+
+
+def test_type_errors():
+    relu = derive.activation("relu")
+    with pytest.raises(TypeError, match="symmetric_rank1: x must be a 2-D numpy array, got list"):
+        numeric.symmetric_rank1([[1.0]], np.ones((1, 1)), np.ones((1, 1)), np.ones((1, 1)), relu)
+    with pytest.raises(TypeError, match="gated: V must be a 2-D numpy array, got ndarray"):
+        numeric.gated(np.ones((1, 1)), np.ones((1, 1)), np.ones((1, 1)), np.ones(1), relu)
+    with pytest.raises(TypeError, match="gated_rank_r: x must be a 2-D numpy array"):
+        numeric.gated_rank_r(sp.Matrix([[1]]), [np.ones((1, 1))], [np.ones((1, 1))], np.ones((1, 1)), relu)

@@ -1,0 +1,162 @@
+import json
+
+import nbformat
+import pytest
+import sympy as sp
+
+import derive
+from derive import Verdict, claim, render
+from derive.render import MIME, TABLE_MIME
+from derive.runner import claims_of
+from derive.tables import ClaimTable, suite_table
+
+a, b = derive.real("a b")
+RELU = derive.activation("relu")
+
+
+def proved():
+    return claim("demo.proved", (a + 1) ** 2, a**2 + 2 * a + 1, uses=["demo.base"]).prove()
+
+
+def refuted():
+    return claim("demo.refuted", RELU(a) * b, RELU(b) * a, expect="refuted", title="R < S").refute()
+
+
+def test_badge():
+    for verdict in Verdict:
+        html = render.badge(verdict)
+        assert f"derive-{verdict.value}" in html
+        assert html.endswith(f"{render.STYLE[verdict][0]} {verdict.value}</span>")
+
+
+def test_tex():
+    assert render.tex(a + b) == "a + b"
+    assert render.statement_tex(a, b) == "a = b"
+    long = sum(sp.Symbol(f"y_{k}") for k in range(200))
+    assert render.tex(long) == r"\text{(an expression too long to show)}"
+    assert render.tex(sp.Matrix([[long] * 3])) == r"\text{(a 1\times3 matrix, too long to show)}"
+
+
+def test_how_says_how_each_verdict_was_obtained():
+    assert render.how(proved().record()) == "by expand"
+    assert render.how(refuted().record()) == "refuted at a = 1, b = -1: exact residual -1"
+    silu = claim("demo.silu", derive.activation("silu")(a), a).refute().record()
+    assert render.how(silu).startswith("refuted at a = 1: residual ")
+    assert "∈ [" in render.how(silu)
+    assert render.how(claim("demo.open", RELU(a) * b, RELU(b) * a).record()) == "no strategy settled it"
+    assert render.how(claim("demo.unproven", RELU(a), a).prove().record()) == "no strategy reduced lhs - rhs to zero"
+
+
+def test_mimebundle():
+    rec = refuted().record()
+    data = render.mimebundle(rec, "x = y")
+    assert set(data) == {"text/markdown", "text/plain", MIME}
+    assert data[MIME] is rec
+    assert data["text/plain"] == "[refuted] demo.refuted: refuted at a = 1, b = -1: exact residual -1"
+    md = data["text/markdown"]
+    assert "**`demo.refuted`** — R &lt; S" in md
+    assert "$$\nx = y\n$$" in md
+    assert "as expected" in md
+
+
+def test_mimebundle_flags_an_unexpected_verdict_and_lists_uses_and_assumptions():
+    cl = claim("demo.flag", RELU(a) * b, RELU(b) * a, expect="refuted", uses=["demo.base"], assume=[a > 0])
+    md = render.mimebundle(cl.record(), "s")["text/markdown"]
+    assert "**expected refuted**" in md
+    assert "uses `demo.base`" in md
+    assert "assuming $a > 0$" in md
+
+
+@pytest.mark.parametrize("make", [proved, refuted])
+def test_records_carry_id_verdict_uses_and_no_timings(make):
+    rec = make().record()
+    assert {"id", "verdict", "uses", "expect", "statement", "witness"} <= set(rec)
+    assert "seconds" not in rec
+    json.dumps(rec)  # plain data
+
+
+def test_claim_table_lists_every_statement_in_order():
+    proved()
+    refuted()
+    derive.chain("demo.chain", a).step(a, "definition")
+    table = derive.claim_table()
+    assert isinstance(table, ClaimTable)
+    assert len(table) == 3
+    assert [r["id"] for r in table.records] == ["demo.proved", "demo.refuted", "demo.chain"]
+    assert [r["verdict"] for r in table.records] == ["proved", "refuted", "proved"]
+    assert table.records[0]["uses"] == ["demo.base"]
+    assert set(table.seconds) == {"demo.proved", "demo.refuted", "demo.chain"}
+
+
+def test_claim_table_rendering_has_no_timings_in_its_data():
+    proved()
+    refuted()
+    data, meta = derive.claim_table()._repr_mimebundle_()
+    assert data[TABLE_MIME] == {"claims": [r for r in derive.claim_table().records]}
+    assert all("seconds" not in r for r in data[TABLE_MIME]["claims"])
+    assert "seconds" not in json.dumps(data)
+    assert set(meta[TABLE_MIME]["seconds"]) == {"demo.proved", "demo.refuted"}
+    assert data["text/markdown"].startswith("**2 claims**: 1 proved, 1 refuted; every verdict as expected")
+    assert data["text/plain"] == "   proved  demo.proved\n  refuted  demo.refuted"
+
+
+def test_claim_table_names_unexpected_verdicts():
+    claim("demo.bad", RELU(a), a, expect="refuted").prove()
+    data, _ = derive.claim_table()._repr_mimebundle_()
+    assert "**unexpected: demo.bad**" in data["text/markdown"]
+
+
+def test_table_markdown_escapes_pipes():
+    rec = {**proved().record(), "detail": "a | b"}
+    table = render.table_markdown([rec])
+    assert table.splitlines()[:2] == ["| claim | verdict | how | uses |", "|---|---|---|---|"]
+    assert "by a \\| b" in table
+    assert "`demo.base`" in table
+
+
+def test_empty_claim_table():
+    table = derive.claim_table()
+    assert len(table) == 0
+    assert table._repr_mimebundle_()[0]["text/markdown"].startswith("**0 claims**")
+
+
+def _notebook_with_outputs(records, seconds, table=True):
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("derive.claim_table()")
+    data = {TABLE_MIME: {"claims": records}, "text/plain": "table"} if table else {MIME: records[0], "text/plain": "c"}
+    meta = {TABLE_MIME: {"seconds": seconds}} if table else {MIME: {"seconds": seconds[records[0]["id"]]}}
+    cell.outputs = [nbformat.v4.new_output("execute_result", data=data, metadata=meta, execution_count=1)]
+    nb.cells = [nbformat.v4.new_markdown_cell("# t"), cell]
+    return nb
+
+
+def test_claims_of_reads_the_last_table_with_its_timings():
+    rec = proved().record()
+    nb = _notebook_with_outputs([rec], {"demo.proved": 0.5})
+    assert claims_of(nb) == [{**rec, "seconds": 0.5}]
+
+
+def test_claims_of_falls_back_to_single_claim_outputs():
+    rec = refuted().record()
+    nb = _notebook_with_outputs([rec], {"demo.refuted": 0.25}, table=False)
+    assert claims_of(nb) == [{**rec, "seconds": 0.25}]
+    assert claims_of(nbformat.v4.new_notebook()) == []
+
+
+def test_suite_table_reads_committed_outputs(tmp_path):
+    p_rec, r_rec = proved().record(), refuted().record()
+    nbformat.write(_notebook_with_outputs([p_rec], {}), tmp_path / "01_first.ipynb")
+    nbformat.write(_notebook_with_outputs([r_rec], {}), tmp_path / "02_second.ipynb")
+    nbformat.write(_notebook_with_outputs([p_rec], {}), tmp_path / "00_overview.ipynb")
+    nbformat.write(_notebook_with_outputs([p_rec], {}), tmp_path / "scratch.ipynb")
+    table = suite_table(tmp_path)
+    assert len(table) == 2
+    assert [(nb, r["id"]) for nb, r in table.rows] == [("01_first", "demo.proved"), ("02_second", "demo.refuted")]
+    data, _ = table._repr_mimebundle_()
+    assert data["text/markdown"].startswith("**2 claims in the suite**: 1 proved, 1 refuted")
+    assert data["text/plain"].splitlines() == ["01_first     proved  demo.proved", "02_second    refuted  demo.refuted"]
+
+
+def test_suite_table_needs_a_folder(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no notebook folder at"):
+        suite_table(tmp_path / "missing")

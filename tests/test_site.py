@@ -1,0 +1,339 @@
+"""The static site: the claims graph and its derived statuses, and every page opened in headless Chromium.
+
+Two sites are built once each: the suite's own notebooks as committed (nbval re-executes those in the same
+test run), and a small notebook run end to end by ``derive build``. Every page must typeset all its math,
+log no error, request nothing outside file://, load every image and resolve every link between pages.
+"""
+import os
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import unquote, urldefrag, urlparse
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from derive.cli import main
+from derive.runner import find_notebooks
+from derive.site import MARKER, build, claim_graph, pages, runs_from_files
+from derive.site.draw import layers, svg
+from derive.site.vendor import find_mathjax
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--no-first-run", "--disable-sync"]
+# what nbconvert's HTML exporter shows of an output: the first of these it holds
+PRIORITY = ["application/vnd.jupyter.widget-view+json", "application/javascript", "text/html", "text/markdown",
+            "image/svg+xml", "text/vnd.mermaid", "text/latex", "image/png", "image/jpeg", "text/plain"]
+MATH = re.compile(r"(?<!\\)\$\$.+?(?<!\\)\$\$|\\\[.+?\\\]|\\\(.+?\\\)|\\begin\{([a-z]+\*?)\}.+?\\end\{\1\}"
+                  r"|(?<![\\$])\$[^$]+?(?<![\\$])\$", re.S)
+
+
+def rec(ident, verdict="proved", uses=(), expect=None):
+    return {"id": ident, "verdict": verdict, "uses": list(uses), "expect": expect}
+
+
+# -- the graph -------------------------------------------------------------------------------------------
+def test_fully_proved_only_when_everything_used_is_proved():
+    g = claim_graph([("01", [rec("a"), rec("b", uses=["a"]), rec("c", "checked"), rec("d", uses=["b", "c"]),
+                             rec("e", uses=["d"])])])
+    assert [g.nodes[n].status for n in "abcde"] == ["fully-proved", "fully-proved", "checked", "proved", "proved"]
+
+
+def test_refuted_use_is_not_proved():
+    g = claim_graph([("01", [rec("a", "refuted", expect="refuted"), rec("b", uses=["a"])])])
+    assert g.nodes["b"].status == "proved"
+    assert not g.nodes["a"].unexpected
+
+
+def test_unknown_uses_become_missing_nodes():
+    g = claim_graph([("01", [rec("a", uses=["gone"])])])
+    assert g.nodes["gone"].missing and g.nodes["gone"].status == "missing"
+    assert g.nodes["a"].status == "proved"
+    assert g.edges == [("gone", "a")]
+
+
+def test_a_cycle_is_never_fully_proved():
+    g = claim_graph([("01", [rec("a", uses=["b"]), rec("b", uses=["a"]), rec("c")])])
+    assert g.nodes["a"].status == g.nodes["b"].status == "proved"
+    assert g.cycles() == {"a", "b"}
+    assert g.nodes["c"].status == "fully-proved"
+
+
+def test_first_statement_of_an_identifier_wins():
+    g = claim_graph([("01", [rec("a")]), ("02", [rec("a", "refuted")])])
+    assert g.nodes["a"].notebook == "01" and g.nodes["a"].verdict == "proved"
+
+
+def test_unexpected_verdict_is_flagged():
+    assert claim_graph([("01", [rec("a", "unproven", expect="proved")])]).nodes["a"].unexpected
+
+
+def test_claim_graph_rejects_bad_input():
+    with pytest.raises(TypeError):
+        claim_graph("01")
+    with pytest.raises(TypeError):
+        claim_graph([["01", []]])
+    with pytest.raises(ValueError):
+        claim_graph([("01", [{"verdict": "proved"}])])
+    with pytest.raises(ValueError):
+        claim_graph([("01", [rec("a", "maybe")])])
+
+
+def test_layers_put_a_claim_right_of_what_it_uses():
+    g = claim_graph([("01", [rec("a"), rec("b", uses=["a"]), rec("c", uses=["a", "b"]), rec("alone"),
+                             rec("d"), rec("e", uses=["d"])])])
+    groups, isolated = layers(g)
+    assert len(groups) == 2 and isolated == ["alone"]
+    cols = groups[0]
+    column = {n: k for k, col in enumerate(cols) for n in col}
+    assert column["a"] < column["b"] < column["c"]
+    assert [n for n in cols[1] if n.startswith("~")]  # the long edge a -> c passes through column 1
+    assert groups[1] == [["d"], ["e"]]
+
+
+def test_svg_draws_every_node_and_edge_with_links():
+    g = claim_graph([("01", [rec("a"), rec("b", uses=["a", "gone"])])])
+    text = svg(g, lambda node: None if node.missing else f"01.html#claim-{node.id}")
+    assert text.count('<g class="node ') == 3 and text.count('class="edge') == 2
+    assert 'href="01.html#claim-b"' in text and 'class="node missing"' in text
+    with pytest.raises(TypeError):
+        svg(g, "01.html")
+
+
+def test_page_name_and_summary():
+    assert pages.page_name("03_gated") == "03_gated.html"
+    with pytest.raises(ValueError):
+        pages.page_name("a/b")
+    nb = new_notebook(cells=[new_markdown_cell("# Title $x$\n\n**What this shows.** That $a = a$.")])
+    assert pages.title_of(nb, "fallback") == "Title $x$"
+    assert pages.summary_of(nb) == "That $a = a$."
+
+
+def test_build_refuses_to_replace_a_folder_it_did_not_write(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match="refusing"):
+        build([], tmp_path)
+    with pytest.raises(TypeError):
+        build(["01.ipynb"], tmp_path / "site")
+
+
+def test_math_counter():
+    assert count_math("a $x$ and $$y$$, `$code$`, \\(z\\) and \\begin{align}w\\end{align}") == 4
+
+
+# -- helpers of the browser tests ------------------------------------------------------------------------
+def count_math(text: str) -> int:
+    """Pieces of math MathJax should typeset in Markdown or HTML: code spans, blocks and <pre> left out."""
+    text = re.sub(r"```.*?```|~~~.*?~~~", "", text, flags=re.S)
+    text = re.sub(r"(`+).+?\1", "", text, flags=re.S)
+    text = re.sub(r"<(pre|code|script|style)\b.*?</\1>", "", text, flags=re.S)
+    return len(MATH.findall(text))
+
+
+def expected_math(nb) -> int:
+    """Math in a notebook's Markdown cells and in the outputs the page shows."""
+    n = 0
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and "boilerplate" not in cell.metadata.get("tags", []):
+            n += count_math(cell.source)
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            mime = next((m for m in PRIORITY if m in data), None)
+            if mime in ("text/markdown", "text/latex", "text/html"):
+                n += count_math(data[mime])
+    return n
+
+
+def need(path: Path, what: str):
+    if not path.exists():
+        message = f"{what} is missing at {path}: `make test` installs it"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def mathjax():
+    try:
+        return find_mathjax()
+    except FileNotFoundError as exc:
+        need(Path("/nonexistent"), str(exc))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    need(CHROMIUM, "Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def suite_site(tmp_path_factory, mathjax):
+    """The site of the suite's notebooks as committed (built from a copy, so that the pages and the counts
+    compare the same files)."""
+    here = tmp_path_factory.mktemp("suite")
+    folder = here / "notebooks"
+    if (ROOT / "notebooks").is_dir():
+        shutil.copytree(ROOT / "notebooks", folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    paths = find_notebooks(folder) if folder.is_dir() else []
+    out = here / "site"
+    build(runs_from_files(paths), out, mathjax=mathjax)
+    return out, {p.stem: p for p in paths}
+
+
+TINY = [
+    new_markdown_cell("# A small step: $\\sigma$\n\n**What this shows.** That $(a+b)^2$ expands, and a use "
+                      "of a claim stated nowhere.\n\n$$a^2 + 2ab + b^2$$"),
+    new_code_cell("import derive  # set-up the reader need not see\n%config InlineBackend.figure_formats = ['png']",
+                  metadata={"tags": ["boilerplate"]}),
+    new_code_cell("a, b = derive.real('a b')\n"
+                  "base = derive.claim('tiny.base', (a + b)**2, a**2 + 2*a*b + b**2, expect='proved').prove()\nbase"),
+    new_code_cell("top = derive.claim('tiny.top', (a - b)**2, a**2 - 2*a*b + b**2, uses=['tiny.base', 'tiny.gone'],\n"
+                  "                   assume=[a > 0], expect='proved').prove()\ntop"),
+    new_code_cell("import matplotlib.pyplot as plt\nplt.figure(figsize=(2, 1.5)); plt.plot([0, 1], [1, 0]); plt.show()"),
+    new_markdown_cell("## Exercises\n\n1. Expand $(a+1)^2$."),
+    new_code_cell("(a + 1)**2", metadata={"tags": ["solution"], "jupyter": {"source_hidden": True}}),
+    new_code_cell("derive.claim_table()"),
+]
+
+
+@pytest.fixture(scope="module")
+def tiny_site(tmp_path_factory, mathjax):
+    """A small notebook run end to end by ``derive build`` (in a folder of its own)."""
+    here = tmp_path_factory.mktemp("tiny")
+    (here / "notebooks").mkdir()
+    nb = new_notebook(cells=TINY, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                           "language": "python"}})
+    nbformat.write(nb, here / "notebooks" / "01_tiny.ipynb")
+    before = (here / "notebooks" / "01_tiny.ipynb").read_text()
+    cwd = os.getcwd()
+    os.chdir(here)
+    try:
+        status = main(["build", "--root", "notebooks", "--out", "site", "--mathjax", str(mathjax), "-j", "1"])
+    finally:
+        os.chdir(cwd)
+    assert status == 0
+    assert (here / "notebooks" / "01_tiny.ipynb").read_text() == before  # executed into build/, not in place
+    return here / "site", {"01_tiny": here / "build" / "notebooks" / "01_tiny.ipynb"}
+
+
+VISIBLE_TEXT = """() => {
+  const skip = new Set(["PRE", "CODE", "SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER", "MJX-ASSISTIVE-MML"]);
+  const left = [];
+  const walk = (node) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === 3) { if (/\\$|\\\\\\(|\\\\\\[/.test(child.textContent)) left.push(child.textContent.trim().slice(0, 80)); }
+      else if (child.nodeType === 1 && !skip.has(child.tagName)) walk(child);
+    }
+  };
+  walk(document.body);
+  return left;
+}"""
+
+
+def open_page(browser, url: str) -> dict:
+    """Open one page, wait for MathJax, and gather what the checks need."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems = []
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"failed request {r.url}: {r.failure}"))
+    page.on("request", lambda r: None if r.url.startswith(("file://", "data:"))
+            else problems.append(f"request leaving file:// to {r.url}"))
+    page.goto(url)
+    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("MathJax.startup.promise.then(() => true)")
+    found = page.evaluate("""() => ({
+      math: [...document.querySelectorAll('mjx-container')].filter(e => !e.closest('nav')).length,
+      errors: [...document.querySelectorAll('mjx-merror')].map(e => e.textContent),
+      images: [...document.images].map(i => [i.currentSrc.slice(0, 60), i.complete && i.naturalWidth > 0]),
+      fonts: [...document.fonts].filter(f => f.status === 'error').map(f => f.family),
+      ids: [...document.querySelectorAll('[id]')].map(e => e.id),
+      links: [...document.querySelectorAll('a[href]')].map(a => new URL(a.getAttribute('href'), document.baseURI).href),
+    })""")
+    found["untypeset"] = page.evaluate(VISIBLE_TEXT)
+    found["problems"] = problems
+    found["page"] = page
+    return found
+
+
+def check_site(browser, site: Path, sources: dict) -> dict:
+    """Open every page of ``site``; assert the checks every page must pass; return what each page showed."""
+    assert (site / MARKER).is_file()
+    names = ["index.html"] + [pages.page_name(stem) for stem in sources]
+    assert sorted(p.name for p in site.glob("*.html")) == sorted(names)
+    seen = {}
+    for name in names:
+        got = open_page(browser, (site / name).as_uri())
+        seen[name] = got
+        assert got["problems"] == [], name
+        assert got["errors"] == [], f"{name}: MathJax errors"
+        assert got["untypeset"] == [], f"{name}: math left untypeset"
+        assert got["fonts"] == [], f"{name}: fonts that failed to load"
+        assert all(ok for _, ok in got["images"]), f"{name}: images that did not load {got['images']}"
+    for stem, source in sources.items():
+        name = pages.page_name(stem)
+        assert seen[name]["math"] == expected_math(nbformat.read(source, as_version=4)), name
+    for name, got in seen.items():
+        for link in got["links"]:
+            url, fragment = urldefrag(link)
+            if not url.startswith("file://"):
+                continue
+            target = Path(unquote(urlparse(url).path))
+            assert target.is_file(), f"{name}: broken link {link}"
+            if fragment:
+                assert target.name in seen, f"{name}: link to a page outside the site {link}"
+                ids = seen[target.name]["ids"]  # a browser tries the fragment as written, then decoded
+                assert fragment in ids or unquote(fragment) in ids, f"{name}: no anchor for {link}"
+    for got in seen.values():
+        got["page"].close()
+    return seen
+
+
+def index_math(sources: dict) -> int:
+    n = 0
+    for path in sources.values():
+        nb = nbformat.read(path, as_version=4)
+        claims = runs_from_files([path])[0].claims
+        # the title heads the reading order, and the notebook's rows in the table when it has claims
+        n += count_math(pages.title_of(nb, "")) * (1 + bool(claims)) + count_math(pages.summary_of(nb))
+        for claim in claims:
+            n += 1 + bool(claim.get("assume_tex")) + count_math(claim.get("title") or "")
+    return n
+
+
+# -- the sites in a browser ------------------------------------------------------------------------------
+def test_suite_site_reads_in_a_browser(browser, suite_site):
+    site, sources = suite_site
+    seen = check_site(browser, site, sources)
+    assert seen["index.html"]["math"] == index_math(sources)
+
+
+def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser, tiny_site):
+    site, sources = tiny_site
+    seen = check_site(browser, site, sources)
+    assert seen["index.html"]["math"] == index_math(sources)
+    page = browser.new_page()
+    page.goto((site / "01_tiny.html").as_uri())
+    text = page.inner_text("main")
+    assert "set-up the reader need not see" not in text
+    assert "tiny.top" in text and "expands" in text
+    solution = page.locator("details.derive-solution")
+    assert solution.count() == 1 and solution.get_attribute("open") is None
+    assert "(a + 1)**2" in solution.text_content()
+    assert page.locator("[id='claim-tiny.base'] mjx-container").count() == 1
+    assert page.locator("[id='claims']").count() == 1
+    assert page.locator("img").count() == 1
+    page.goto((site / "index.html").as_uri())
+    status = {n: page.locator(f"g.node[data-id='{n}']").get_attribute("class") for n in
+              ("tiny.base", "tiny.top", "tiny.gone")}
+    assert status == {"tiny.base": "node fully-proved", "tiny.top": "node proved", "tiny.gone": "node missing"}
+    assert page.locator("tr[id='claim-tiny.top'] td.statement mjx-container").count() == 2
+    page.close()

@@ -1,0 +1,127 @@
+import time
+
+import pytest
+import sympy as sp
+
+import derive
+from derive import strategies
+from derive.budget import OutOfTime, time_budget
+from derive.strategies import prove_zero
+
+a, b, c = derive.real("a b c")
+p = derive.positive("p")
+s = derive.sigma
+RELU = derive.activation("relu")
+d = sp.Symbol("d", positive=True, integer=True)
+X, Y = sp.MatrixSymbol("X", d, d), sp.MatrixSymbol("Y", d, d)
+
+
+def test_strategy_order_is_cheapest_first():
+    assert list(strategies.STRATEGIES)[0] == "structural"
+    assert list(strategies.STRATEGIES)[-1] == "simplify"
+    assert set(strategies.STRATEGIES) == {"structural", "expand", "rational", "sign-split", "simplify"}
+
+
+def test_structural():
+    assert strategies.structural(sp.Integer(0)) == "both sides are the same expression"
+    assert strategies.structural(a - b) is None
+    assert strategies.structural((X * Y).T - Y.T * X.T).startswith("matrix algebra")
+    assert strategies.structural(X * Y - Y * X) is None
+
+
+def test_expand():
+    assert strategies.expand((a + b) ** 2 - a**2 - 2 * a * b - b**2) == "expand"
+    assert strategies.expand(s((a + b) ** 2) - s(a**2 + 2 * a * b + b**2)) == "expand"
+    assert strategies.expand(a - b) is None
+    assert strategies.expand(X - X.T) is None
+
+
+def test_rational():
+    assert strategies.rational((a**2 - 1) / (a - 1) - (a + 1)) == "cancel (rational function arithmetic)"
+    assert strategies.rational(1 / a + 1 / b - (a + b) / (a * b)) is not None
+    assert strategies.rational(1 / a - 1 / b) is None
+
+
+def test_sign_split():
+    assert strategies.sign_split(RELU(2 * a) - 2 * RELU(a)).startswith("sign split on a")
+    assert strategies.sign_split(RELU(p * a) - p * RELU(a)) is not None
+    assert strategies.sign_split(sp.Max(a, -a) - sp.Abs(a)) is not None
+    assert strategies.sign_split(RELU(a) + sp.Min(0, a) - a) is not None
+    assert strategies.sign_split(RELU(-a) - RELU(a)) is None
+    assert strategies.sign_split(RELU(a + b) - RELU(a) - RELU(b)) is None
+    assert strategies.sign_split(RELU(a * b) - RELU(a) * RELU(b)) is None
+    assert strategies.sign_split(a - a**1) is None  # nothing to split
+
+
+def test_sign_split_piecewise():
+    elu = derive.activation("elu")
+    assert strategies.sign_split(elu(2 * a) - 2 * elu(a)) is None
+    assert strategies.sign_split(sp.Piecewise((a, a > 0), (0, True)) - RELU(a)) is not None
+
+
+def test_sign_split_never_proves_a_negative_scaling_of_relu():
+    alpha = sp.Symbol("alpha", negative=True)
+    assert strategies.sign_split(RELU(alpha * a) - alpha * RELU(a)) is None
+    assert strategies.sign_split(RELU(alpha * a) / alpha - RELU(a)) is None
+
+
+def test_simplify_small():
+    assert strategies.simplify_small(sp.sin(a) ** 2 + sp.cos(a) ** 2 - 1) == "simplify (small scalar)"
+    assert strategies.simplify_small(sp.sin(a) - sp.cos(a)) is None
+    big = sum(sp.sin(k * a) ** 2 + sp.cos(k * a) ** 2 for k in range(1, 30)) - 29  # zero, but too large to try
+    assert sp.count_ops(big) > strategies.SIMPLIFY_MAX_OPS
+    assert strategies.simplify_small(big) is None
+
+
+def test_prove_zero_reports_every_attempt():
+    name, detail, attempts = prove_zero(RELU(2 * a) - 2 * RELU(a))
+    assert name == "sign-split"
+    assert attempts[0] == "structural: no"
+    assert attempts[-1].startswith("sign-split: proved in")
+    name, detail, attempts = prove_zero(RELU(-a) - RELU(a))
+    assert (name, detail) == (None, "")
+    assert [x.split(":")[0] for x in attempts] == list(strategies.STRATEGIES)
+
+
+def test_prove_zero_with_named_strategies():
+    assert prove_zero((a + 1) ** 2 - a**2 - 2 * a - 1, ["structural"])[0] is None
+    assert prove_zero((a + 1) ** 2 - a**2 - 2 * a - 1, ["expand"])[0] == "expand"
+    with pytest.raises(ValueError, match="unknown strategy 'guess'; known: structural, expand"):
+        prove_zero(a, ["guess"])
+
+
+def test_prove_zero_never_proves_false_statements():
+    for diff in [a - b, RELU(a) - a, sp.exp(a) - 1 - a, sp.tanh(a) - a, s(a) * b - s(b) * a, sp.Abs(a) - a]:
+        assert prove_zero(diff)[0] is None
+
+
+def test_time_budget():
+    with time_budget(1.0):
+        assert 1 + 1 == 2
+    with time_budget(None):
+        assert True
+    start = time.perf_counter()
+    with pytest.raises(OutOfTime):
+        with time_budget(0.05):
+            while True:
+                pass
+    assert time.perf_counter() - start < 1.0
+
+
+def test_prove_zero_records_a_budget_overrun(monkeypatch):
+    def slow(diff):
+        while True:
+            pass
+
+    monkeypatch.setitem(strategies.STRATEGIES, "expand", slow)
+    name, _, attempts = prove_zero(a - b, ["expand"], budget=0.05)
+    assert name is None
+    assert attempts == ["expand: out of time after 0.05 s"]
+
+
+def test_prove_zero_records_an_inapplicable_strategy(monkeypatch):
+    def broken(diff):
+        raise NotImplementedError
+
+    monkeypatch.setitem(strategies.STRATEGIES, "expand", broken)
+    assert prove_zero(a - b, ["expand"])[2] == ["expand: not applicable (NotImplementedError)"]
