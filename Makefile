@@ -12,7 +12,7 @@ LAB      := $(VENV)/.lab-installed
 ROOT     := $(filter 0,$(shell id -u))
 SUDO     := $(if $(ROOT),,sudo)
 
-.PHONY: all site check test refresh lab clean
+.PHONY: all site check test refresh lab clean bench
 
 all: site
 
@@ -56,3 +56,7 @@ $(LAB): $(STAMP)
 
 clean:
 	rm -rf build site
+
+# benchmarks: prints figures (kernel vs naive simplify, suite vs floor, scaling in d, cold start), writes a plot
+bench: $(STAMP)
+	$(BIN)/python bench/run.py --jobs $(JOBS)
