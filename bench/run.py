@@ -12,6 +12,8 @@ Timings are figures to read, not assertions.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import statistics
 import subprocess
@@ -54,7 +56,7 @@ def notebook_claims(paths):
     for path in paths:
         registry.clear()
         nb = nbformat.read(path, as_version=4)
-        namespace = {"__name__": "__bench__"}
+        namespace = {"__name__": "__bench__", "display": lambda *args, **kwargs: None}
         here = os.getcwd()
         os.chdir(path.parent)
         try:
@@ -62,7 +64,8 @@ def notebook_claims(paths):
                 if cell.cell_type != "code":
                     continue
                 lines = [ln for ln in cell.source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
-                exec(compile("\n".join(lines), str(path.name), "exec"), namespace)
+                with contextlib.redirect_stdout(io.StringIO()):  # the notebooks' own printing
+                    exec(compile("\n".join(lines), str(path.name), "exec"), namespace)
         finally:
             os.chdir(here)
         found += [(path.stem, s) for s in registry.statements()
@@ -169,7 +172,7 @@ def scaling_claims(d):
 
 def scaling(limit, max_d):
     results: dict[str, list[tuple[int, float]]] = {}
-    alive = set(scaling_claims(2))
+    alive = list(scaling_claims(2))  # in a fixed order: the plot's legend follows it
     print(f"\n3. scaling in d (m = d; limit {limit:g} s)")
     for d in range(2, max_d + 1):
         if not alive:
@@ -183,8 +186,8 @@ def scaling(limit, max_d):
             results.setdefault(name, []).append((d, t))
             line.append(f"{name} {t:.3f}s" + ("" if ok else " (not proved)"))
             if not ok or t > limit:
-                alive.discard(name)
-        print(f"   d={d}: " + "; ".join(sorted(line)))
+                alive.remove(name)
+        print(f"   d={d}: " + "; ".join(line))
     dfree = derive.claim("bench.absorption_dimension_free", *_dimension_free())
     ok, t = _timed(lambda: dfree.prove().verdict is derive.Verdict.PROVED, limit)
     print(f"   dimension-free absorption (matrix symbols): {t * 1e3:.1f} ms at every d (proved: {ok})")

@@ -45,7 +45,7 @@ def test_each_rewriting_rule_proves_a_true_step(name, start, step):
     ch = chain("demo.step", start).step(step, name)
     assert ch.verdict is Verdict.PROVED
     assert ch.evidence.strategy == "chain"
-    assert ch.evidence.detail == f"1 steps, each checked: {name}"
+    assert ch.evidence.detail == f"1 step, each checked: {name}"
     assert ch.steps[0][1] is rules.as_rule(name)
 
 

@@ -113,7 +113,7 @@ def test_prove_by_expand():
 def test_prove_structural():
     cl = claim("demo.same", s(a) * b, b * s(a)).prove()
     assert cl.evidence.strategy == "structural"
-    assert cl.evidence.detail == "both sides are the same expression"
+    assert cl.evidence.detail == "structural equality (both sides build to the same expression)"
 
 
 def test_prove_by_sign_split():

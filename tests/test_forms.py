@@ -123,7 +123,7 @@ def test_bilinear_forms_refuse_a_matrix_symbol_V():
 @pytest.mark.parametrize("form", [forms.symmetric_rank1, forms.gated])
 def test_wrong_shapes(form):
     name = form.__name__
-    with pytest.raises(ValueError, match=f"{name}: x must have 1 rows, got shape 2x1"):
+    with pytest.raises(ValueError, match=f"{name}: x must have 1 row, got shape 2x1"):
         form(x.T, Q, K, V, SIGMA)
     with pytest.raises(ValueError, match=f"{name}: K must have 2 columns, got shape 2x3"):
         form(x, Q, derive.matrix("K", 2, 3), V, SIGMA)
@@ -154,11 +154,11 @@ def test_units_wrong_shapes():
         forms.bilinear(x, [], [], V1, SIGMA)
     with pytest.raises(ValueError, match="got 2 and 1"):
         forms.bilinear(x, [P, P], [P], V1, SIGMA)
-    with pytest.raises(ValueError, match=r"bilinear: Ks\[0\] must have 1 columns, got shape 2x2"):
+    with pytest.raises(ValueError, match=r"bilinear: Ks\[0\] must have 1 column, got shape 2x2"):
         forms.bilinear(x, [P], [derive.matrix("R", 2, 2)], V1, SIGMA)
     with pytest.raises(ValueError, match=r"gated_rank_r: Qs\[0\] must have 2 rows, got shape 3x1"):
         forms.gated_rank_r(x, [derive.matrix("P", 3, 1)], [P], V1, SIGMA)
-    with pytest.raises(ValueError, match="bilinear: V must have 1 rows, got shape 2x2"):
+    with pytest.raises(ValueError, match="bilinear: V must have 1 row, got shape 2x2"):
         forms.bilinear(x, [P], [P], V, SIGMA)
 
 

@@ -31,7 +31,7 @@ def require_matrix(where: str, name: str, obj, rows=None, cols=None):
         got = shape[0] if axis == "rows" else shape[1]
         if want is not None and sp.simplify(sp.sympify(got) - want) != 0:
             raise ValueError(
-                f"{where}: {name} must have {want} {axis}, got shape {shape[0]}x{shape[1]}"
+                f"{where}: {name} must have {want} {axis[:-1] if want == 1 else axis}, got shape {shape[0]}x{shape[1]}"
             )
     return shape
 

@@ -66,7 +66,7 @@ class Chain(Statement):
         else:
             self.verdict = Verdict.PROVED
             self.evidence = Evidence(strategy="chain", seconds=seconds,
-                                     detail=f"{len(self.steps)} steps, each checked: {', '.join(names)}")
+                                     detail=f"{len(self.steps)} step{'s' if len(self.steps) != 1 else ''}, each checked: {', '.join(names)}")
         return self._settle(Verdict.PROVED)
 
     def body_tex(self) -> str:

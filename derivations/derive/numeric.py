@@ -39,7 +39,12 @@ def activation_fn(sigma):
     if sigma.expr.atoms(sp.core.function.AppliedUndef):
         raise ValueError("activation_fn: the generic σ has no numeric value; pick a concrete activation")
     fn = sp.lambdify(var, sigma.expr, modules=[{"erf": _erf}, "numpy"])
-    return lambda a: np.asarray(fn(np.asarray(a, dtype=float)), dtype=float) * np.ones_like(a, dtype=float)
+
+    def evaluate(a):
+        with np.errstate(over="ignore"):  # exp(-z) overflows to inf for very negative z; z / inf is then 0
+            return np.asarray(fn(np.asarray(a, dtype=float)), dtype=float) * np.ones_like(a, dtype=float)
+
+    return evaluate
 
 
 def to_numpy(M) -> np.ndarray:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures as futures
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,8 @@ from pathlib import Path
 from . import render
 
 __all__ = ["NotebookRun", "find_notebooks", "run_one", "run_all", "claims_of"]
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colour codes in kernel tracebacks
 
 
 @dataclass
@@ -74,7 +77,7 @@ def run_one(source: Path, out_dir: Path | None, timeout: int = 900) -> NotebookR
     try:
         client.execute()
     except CellExecutionError as exc:
-        lines = [ln for ln in str(exc).splitlines() if ln.strip()]
+        lines = [ln for ln in _ANSI.sub("", str(exc)).splitlines() if ln.strip()]
         error = lines[-1] if lines else "a cell failed"
     except Exception as exc:  # the kernel died or timed out: report it, do not hide it
         error = f"{type(exc).__name__}: {exc}".splitlines()[0]

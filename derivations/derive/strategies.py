@@ -40,7 +40,7 @@ def structural(diff):
     True
     """
     if diff == 0:
-        return "both sides are the same expression"
+        return "structural equality (both sides build to the same expression)"
     if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
         done = diff.replace(lambda e: isinstance(e, MatrixExpr), lambda e: e.doit()).doit()
         if done == 0 or isinstance(done, sp.ZeroMatrix):
