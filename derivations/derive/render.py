@@ -11,7 +11,7 @@ import sympy as sp
 
 from .verdict import Verdict
 
-__all__ = ["MIME", "TABLE_MIME", "badge", "tex", "statement_tex", "mimebundle", "table_markdown"]
+__all__ = ["MIME", "TABLE_MIME", "badge", "tex", "statement_tex", "how", "plain_markdown", "mimebundle", "table_markdown"]
 
 #: the MIME type of one claim's record in a notebook output
 MIME = "application/vnd.derive.claim+json"
@@ -57,6 +57,19 @@ def _witness_text(record: dict) -> str:
     return ", ".join(parts)
 
 
+#: characters Markdown or MathJax would read as markup in plain text (``2*sqrt(2)*x`` is no emphasis)
+_MARKUP = str.maketrans({"*": "&#42;", "_": "&#95;", "`": "&#96;", "$": "&#36;", "\\": "&#92;"})
+
+
+def plain_markdown(text: str) -> str:
+    """Plain text made safe inside Markdown: HTML escaped, and no emphasis, code or math markers.
+
+    >>> plain_markdown("1/(200000*sqrt(pi))*x_1 < 2")
+    '1/(200000&#42;sqrt(pi))&#42;x&#95;1 &lt; 2'
+    """
+    return html.escape(text).translate(_MARKUP)
+
+
 def how(record: dict) -> str:
     """One line saying how the verdict was obtained."""
     verdict = Verdict(record["verdict"])
@@ -90,7 +103,7 @@ def mimebundle(record: dict, body_tex: str) -> dict:
     markdown = (
         f"{badge(verdict)} **`{record['id']}`**{title}\n\n"
         f"$$\n{body_tex}\n$$\n\n"
-        f"<small>{html.escape(how(record))}{assume}{uses}{expect_note}</small>\n"
+        f"<small>{plain_markdown(how(record))}{assume}{uses}{expect_note}</small>\n"
     )
     plain = f"[{verdict.value}] {record['id']}: {how(record)}"
     return {"text/markdown": markdown, "text/plain": plain, MIME: record}
@@ -103,6 +116,6 @@ def table_markdown(records: list[dict]) -> str:
         verdict = Verdict(r["verdict"])
         expected = "" if not r.get("expect") or r["expect"] == r["verdict"] else f" (expected {r['expect']})"
         uses = ", ".join(f"`{u}`" for u in r["uses"]) or "—"
-        text = html.escape(how(r)).replace("|", "\\|")
+        text = plain_markdown(how(r)).replace("|", "\\|")
         lines.append(f"| `{r['id']}` | {badge(verdict)}{expected} | {text} | {uses} |")
     return "\n".join(lines) + "\n"

@@ -1,8 +1,6 @@
 """The claim table a notebook ends with: every claim and chain made in this kernel, with its verdict."""
 from __future__ import annotations
 
-import html
-
 from . import registry, render
 from .verdict import Verdict
 
@@ -53,7 +51,7 @@ class SuiteTable:
     def _repr_mimebundle_(self, include=None, exclude=None):
         lines = ["| notebook | claim | verdict | how |", "|---|---|---|---|"]
         for notebook, r in self.rows:
-            text = html.escape(render.how(r)).replace("|", "\\|")
+            text = render.plain_markdown(render.how(r)).replace("|", "\\|")
             lines.append(f"| {notebook} | `{r['id']}` | {render.badge(Verdict(r['verdict']))} | {text} |")
         counts: dict[str, int] = {}
         for _, r in self.rows:
