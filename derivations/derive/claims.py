@@ -185,7 +185,7 @@ class Claim(Statement):
 
     def _prove_components(self, names, budget):
         diff = self.difference
-        comps = _witness.components(diff) if isinstance(diff, sp.MatrixBase) else [(None, diff)]
+        comps = _witness.components(diff)
         used: dict[str, int] = {}
         details = []
         attempts = []
@@ -217,19 +217,14 @@ class Claim(Statement):
             if problem is not None:
                 raise ValueError(f"{where}: {problem}")
 
-        def put(expr):
-            for key, value in mapping.items():
-                expr = expr.replace(key, value) if not isinstance(key, sp.Symbol) else expr.xreplace({key: value})
-            return expr
-
         for cond in general.assume:  # the general claim holds only where its assumptions do
-            held = put(cond)
+            held = _witness.evaluate_at(cond, mapping)
             if held is not sp.true and held not in self.assume:
                 raise ValueError(f"{where}: it assumes {sp.sstr(cond)}, which is not known to hold here "
                                  f"(it becomes {sp.sstr(held)})")
         if general.verdict is not Verdict.PROVED:
             return None, "", [f"instance: {general.identifier} is not proved"]
-        diff = put(general.difference)
+        diff = _witness.evaluate_at(general.difference, mapping)
         rest = sp.expand(diff - self.difference) if not isinstance(diff, sp.MatrixBase) else (diff - self.difference).applyfunc(sp.expand)
         if rest == 0 or (isinstance(rest, sp.MatrixBase) and rest.is_zero_matrix):
             subs = ", ".join(f"{k} := {sp.sstr(v)}" for k, v in mapping.items())

@@ -14,7 +14,7 @@ import sympy as sp
 
 from . import strategies
 from .verdict import Verdict
-from .witness import instance_problem
+from .witness import evaluate_at, instance_problem
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "simplify",
@@ -68,12 +68,6 @@ sign_split = _rewrite("sign-split", "sign split", strategies.sign_split)
 simplify = _rewrite("simplify", "simplify", strategies.simplify_small)
 
 
-def _apply(expr, mapping):
-    for key, value in mapping.items():
-        expr = expr.xreplace({key: value}) if isinstance(key, sp.Symbol) else expr.replace(key, value)
-    return expr
-
-
 def _mapping_tex(mapping) -> str:
     return ",\\ ".join(f"{sp.latex(k if isinstance(k, sp.Basic) else sp.Symbol(k.__name__))} := {sp.latex(v)}"
                        for k, v in mapping.items())
@@ -84,7 +78,7 @@ def substitute(mapping: dict) -> Rule:
     _check_mapping("substitute", mapping)
 
     def check(p, n):
-        return "substitution" if _zero(_apply(p, mapping) - n) else None
+        return "substitution" if _zero(evaluate_at(p, mapping) - n) else None
 
     return Rule("substitute", _text("substitute ") + _mapping_tex(mapping), check)
 
@@ -94,7 +88,7 @@ def instantiate(mapping: dict) -> Rule:
     _check_mapping("instantiate", mapping)
 
     def check(p, n):
-        return "instance" if _zero(_apply(_diff(p), mapping) - _diff(n)) else None
+        return "instance" if _zero(evaluate_at(_diff(p), mapping) - _diff(n)) else None
 
     return Rule("instantiate", _text("instantiate ") + _mapping_tex(mapping), check, equations=True)
 
@@ -132,7 +126,7 @@ def using(claim, mapping: dict | None = None) -> Rule:
     mapping = dict(mapping or {})
     _check_mapping("using", mapping, allow_empty=True)
     for cond in getattr(claim, "assume", ()):
-        held = _apply(cond, mapping)
+        held = evaluate_at(cond, mapping)
         if held is not sp.true:  # the claim holds only where its assumptions do
             raise ValueError(f"using: {claim.identifier} assumes {sp.sstr(cond)}, which is not known to hold here "
                              f"(it becomes {sp.sstr(held)})")
@@ -140,7 +134,7 @@ def using(claim, mapping: dict | None = None) -> Rule:
     def check(p, n):
         if claim.verdict is not Verdict.PROVED:
             return None
-        known = _apply(claim.difference, mapping)
+        known = evaluate_at(claim.difference, mapping)
         step = (_diff(n) - _diff(p)) if isinstance(p, tuple) else (p - n)
         return f"by {claim.identifier}" if _zero(step - known) or _zero(step + known) else None
 

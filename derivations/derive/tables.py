@@ -7,6 +7,14 @@ from .verdict import Verdict
 __all__ = ["ClaimTable", "SuiteTable", "claim_table", "suite_table"]
 
 
+def _counts(records) -> str:
+    """``"12 proved, 3 refuted"``: how many records have each verdict, in order of first appearance."""
+    counts: dict[str, int] = {}
+    for r in records:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    return ", ".join(f"{n} {v}" for v, n in counts.items())
+
+
 class ClaimTable:
     """A table of claim records; renders as Markdown and carries the records for ``derive check``."""
 
@@ -15,10 +23,7 @@ class ClaimTable:
         self.seconds = dict(seconds or {})
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        counts: dict[str, int] = {}
-        for r in self.records:
-            counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
-        summary = ", ".join(f"{n} {v}" for v, n in counts.items())
+        summary = _counts(self.records)
         unexpected = [r["id"] for r in self.records if r.get("expect") and r["expect"] != r["verdict"]]
         tail = f"; **unexpected: {', '.join(unexpected)}**" if unexpected else "; every verdict as expected"
         plain = "\n".join(f"{r['verdict']:>9}  {r['id']}" for r in self.records)
@@ -53,10 +58,7 @@ class SuiteTable:
         for notebook, r in self.rows:
             text = render.plain_markdown(render.how(r)).replace("|", "\\|")
             lines.append(f"| {notebook} | `{r['id']}` | {render.badge(Verdict(r['verdict']))} | {text} |")
-        counts: dict[str, int] = {}
-        for _, r in self.rows:
-            counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
-        head = f"**{len(self.rows)} claims in the suite**: " + ", ".join(f"{n} {v}" for v, n in counts.items())
+        head = f"**{len(self.rows)} claims in the suite**: " + _counts([r for _, r in self.rows])
         plain = "\n".join(f"{nb}  {r['verdict']:>9}  {r['id']}" for nb, r in self.rows)
         return {"text/markdown": head + "\n\n" + "\n".join(lines) + "\n", "text/plain": plain}, {}
 

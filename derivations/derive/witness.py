@@ -106,7 +106,7 @@ def undefined_functions(expr) -> list:
 
 
 def evaluate_at(expr, witness: dict):
-    """Substitute a witness: symbols by exact values, undefined functions by ``Lambda`` objects."""
+    """Substitute a witness or an instance, all at once: symbols by values, undefined functions by ``Lambda`` objects."""
     funcs = {k: v for k, v in witness.items() if not isinstance(k, sp.Symbol)}
     values = {k: v for k, v in witness.items() if isinstance(k, sp.Symbol)}
     for f, lam in funcs.items():
