@@ -6,7 +6,7 @@ carries every record under :data:`derive.render.TABLE_MIME`.
 """
 from __future__ import annotations
 
-import concurrent.futures as futures
+import asyncio
 import os
 import re
 import time
@@ -62,25 +62,33 @@ def claims_of(nb) -> list[dict]:
     return tables[-1] if tables else list(singles.values())
 
 
-def run_one(source: Path, out_dir: Path | None, timeout: int = 900) -> NotebookRun:
-    """Execute one notebook in a fresh kernel; write it to ``out_dir`` (or back to ``source`` when ``None``)."""
+async def _execute(source: Path, out_dir: Path | None, timeout: int) -> NotebookRun:
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
-    source = Path(source)
+    from . import kernels
+
     nb = nbformat.read(source, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(source.parent.resolve())}})
     start = time.perf_counter()
+    km = client = None
     error = ""
     try:
-        client.execute()
+        km = kernels.start(source.parent.resolve())
+        client = NotebookClient(nb, km=km, timeout=timeout)
+        client.kc = await kernels.connect(km)
+        await client.async_execute()
     except CellExecutionError as exc:
         lines = [ln for ln in _ANSI.sub("", str(exc)).splitlines() if ln.strip()]
         error = lines[-1] if lines else "a cell failed"
-    except Exception as exc:  # the kernel died or timed out: report it, do not hide it
-        error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    except Exception as exc:  # the kernel could not start, died or timed out: report it, do not hide it
+        error = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
+    finally:
+        if client is not None and client.kc is not None:
+            client.kc.stop_channels()
+        if km is not None:
+            await km.shutdown_kernel()
+            await km.cleanup_resources()
     seconds = time.perf_counter() - start
     target = source if out_dir is None else Path(out_dir) / source.name
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -89,16 +97,39 @@ def run_one(source: Path, out_dir: Path | None, timeout: int = 900) -> NotebookR
     return NotebookRun(source, target, seconds, claims_of(nb), error)
 
 
-def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=None) -> list[NotebookRun]:
-    """Execute notebooks in parallel (one kernel each), calling ``progress(done, total, run)`` as each ends."""
+def run_one(source: Path, out_dir: Path | None, timeout: int = 900) -> NotebookRun:
+    """Execute one notebook in a fresh kernel; write it to ``out_dir`` (or back to ``source`` when ``None``)."""
+    return run_all([source], out_dir, workers=1, timeout=timeout)[0]
+
+
+def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=None,
+            timeout: int = 900) -> list[NotebookRun]:
+    """Execute notebooks ``workers`` at a time, each in a fresh kernel, calling ``progress(done, total, run)``.
+
+    The kernels are forked from a process that has already imported what the notebooks import
+    (:mod:`derive.kernels`), so a notebook's time is its own work, not Python's start-up.
+    """
     paths = [Path(p) for p in paths]
     workers = workers or min(len(paths), os.cpu_count() or 1) or 1
     runs: dict[Path, NotebookRun] = {}
-    with futures.ProcessPoolExecutor(max_workers=workers) as pool:
-        pending = {pool.submit(run_one, p, out_dir): p for p in paths}
-        for fut in futures.as_completed(pending):
-            run = fut.result()
+    from jupyter_core.utils import run_sync
+
+    from . import kernels
+
+    kernels.warm()  # the kernel server imports while the notebooks are read
+
+    async def all_of_them():
+        slots = asyncio.Semaphore(workers)
+
+        async def one(path):
+            async with slots:
+                return await _execute(path, out_dir, timeout)
+
+        for next_done in asyncio.as_completed([one(p) for p in paths]):
+            run = await next_done
             runs[run.source] = run
             if progress:
                 progress(len(runs), len(paths), run)
+
+    run_sync(all_of_them)()  # in its own thread when an event loop already runs here (as in a notebook)
     return [runs[p] for p in paths]

@@ -1,0 +1,127 @@
+"""Forked kernels: each notebook still gets a fresh kernel of its own, and a failing kernel is reported, not hung on."""
+import json
+import os
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from derive import kernels, runner
+
+
+def write_notebook(path: Path, *sources):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in sources]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
+
+
+def stream_text(run) -> str:
+    nb = nbformat.read(run.output, as_version=4)
+    return "".join(out.get("text", "") for cell in nb.cells for out in cell.outputs if out.output_type == "stream")
+
+
+def gone(pid: int, within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+REPORT = ("import json, os, ipykernel, numpy, derive\n"
+          "print(json.dumps({'pid': os.getpid(), 'cwd': os.getcwd(), 'rand': numpy.random.rand(),\n"
+          "                  'leak': hasattr(derive, '_leak'), 'connection': ipykernel.get_connection_file()}))")
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    base = tmp_path_factory.mktemp("fresh")
+    first = write_notebook(base / "nbs" / "01_first.ipynb", REPORT, "derive._leak = 1\nx = 1")
+    second = write_notebook(base / "nbs" / "02_second.ipynb", REPORT, "assert 'x' not in globals()")
+    runs = runner.run_all([first, second], base / "out", workers=1)
+    return base, runs, [json.loads(stream_text(r).splitlines()[0]) for r in runs]
+
+
+def test_every_notebook_gets_a_fresh_kernel_in_its_own_folder(pair):
+    base, runs, reports = pair
+    assert [r.error for r in runs] == ["", ""]
+    assert reports[0]["pid"] != reports[1]["pid"] != os.getpid()
+    assert [r["leak"] for r in reports] == [False, False]  # the first notebook's change did not reach the second
+    assert all(Path(r["cwd"]) == (base / "nbs").resolve() for r in reports)
+    assert reports[0]["rand"] != reports[1]["rand"]  # NumPy's global generator reseeded in each kernel
+
+
+def test_kernels_are_stopped_and_cleaned_up_after_the_run(pair):
+    _, _, reports = pair
+    assert all(gone(r["pid"]) for r in reports)
+    assert not any(Path(r["connection"]).parent.exists() for r in reports)  # connection file and IPC sockets
+
+
+@pytest.mark.parametrize("magic", ["%matplotlib inline\n", ""])
+def test_figures_come_out_inline_as_in_a_launched_kernel(tmp_path, magic):
+    nb = write_notebook(tmp_path / "01_plot.ipynb", magic + "import matplotlib.pyplot as plt\nplt.plot([0, 1], [1, 0]);")
+    run = runner.run_one(nb, tmp_path / "out")
+    assert run.error == ""
+    outputs = nbformat.read(run.output, as_version=4).cells[0].outputs
+    assert any("image/png" in out.get("data", {}) for out in outputs)
+
+
+def test_a_dying_kernel_is_reported(tmp_path):
+    nb = write_notebook(tmp_path / "01_dies.ipynb", "import os\nos._exit(3)", "print('never')")
+    start = time.monotonic()
+    run = runner.run_one(nb, tmp_path / "out")
+    assert "DeadKernelError" in run.error
+    assert time.monotonic() - start < 60
+
+
+def test_a_cell_past_the_timeout_is_reported_and_its_kernel_stopped(tmp_path):
+    nb = write_notebook(tmp_path / "01_slow.ipynb", "import os\nprint(os.getpid(), flush=True)",
+                        "import time\ntime.sleep(60)")
+    start = time.monotonic()
+    run = runner.run_all([nb], tmp_path / "out", timeout=2)[0]
+    assert "CellTimeoutError" in run.error
+    assert time.monotonic() - start < 30
+    assert gone(int(stream_text(run).split()[0]))
+
+
+def test_a_kernel_that_cannot_start_is_reported(tmp_path, monkeypatch):
+    asked = []
+
+    def refuse(connection_file, cwd):
+        asked.append(connection_file)
+        raise RuntimeError("the kernel server could not fork a kernel: OSError: no memory")
+
+    monkeypatch.setattr(kernels, "_fork", refuse)
+    nb = write_notebook(tmp_path / "01_any.ipynb", "1 + 1")
+    run = runner.run_one(nb, tmp_path / "out")
+    assert run.error == "RuntimeError: the kernel server could not fork a kernel: OSError: no memory"
+    assert len(asked) == 1 and not Path(asked[0]).parent.exists()
+
+
+PROBE = """import json, os, signal, sys
+import matplotlib
+print(json.dumps({
+    "path": sys.path, "cwd": os.getcwd(), "backend": matplotlib.get_backend(),
+    "env": {k: os.environ.get(k) for k in ("MPLBACKEND",)}, "parent_known": "JPY_PARENT_PID" in os.environ,
+    "shell": type(get_ipython()).__name__, "stdout": type(sys.stdout).__name__,
+    "sigchld": str(signal.getsignal(signal.SIGCHLD)), "session_leader": os.getsid(0) == os.getpid(),
+    "main": sys.modules["__main__"].__name__, "user_ns_main": __name__,
+}))"""
+
+
+def test_a_forked_kernel_looks_like_a_launched_one(tmp_path):
+    from nbclient import NotebookClient
+
+    nb_path = write_notebook(tmp_path / "01_probe.ipynb", PROBE)
+    forked = json.loads(stream_text(runner.run_one(nb_path, tmp_path / "out")))
+    nb = nbformat.read(nb_path, as_version=4)
+    NotebookClient(nb, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    launched = json.loads("".join(out["text"] for out in nb.cells[0].outputs if out.get("name") == "stdout"))
+    assert forked == launched
