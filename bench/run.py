@@ -181,7 +181,8 @@ def suite_vs_floor(jobs):
                           capture_output=True, text=True)
     wall = time.perf_counter() - start
     print(f"\n2. suite vs floor ({n} notebooks, {jobs} jobs)")
-    print(f"   launched kernel start + imports: {one:.2f} s per notebook; floor {n} x {one:.2f} / {jobs} = {floor:.1f} s")
+    print(f"   launched kernel start + imports: {one:.2f} s per notebook; "
+          f"floor {n} x {one:.2f} / {jobs} = {floor:.1f} s")
     print(f"   derive check forks its kernels from a warm server: {forked:.3f} s per notebook for the same "
           f"(the first, with the server's own start: {first:.2f} s)")
     print(f"   derive check: {wall:.1f} s wall (exit {proc.returncode}) = {wall / floor:.2f}x the floor")

@@ -8,15 +8,7 @@ import nbformat
 import pytest
 
 from derive import kernels, runner
-
-
-def write_notebook(path: Path, *sources):
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.cells = [nbformat.v4.new_code_cell(src) for src in sources]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, path)
-    return path
+from test_cli import write_notebook
 
 
 def stream_text(run) -> str:
@@ -43,8 +35,8 @@ REPORT = ("import json, os, ipykernel, numpy, derive\n"
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory):
     base = tmp_path_factory.mktemp("fresh")
-    first = write_notebook(base / "nbs" / "01_first.ipynb", REPORT, "derive._leak = 1\nx = 1")
-    second = write_notebook(base / "nbs" / "02_second.ipynb", REPORT, "assert 'x' not in globals()")
+    first = write_notebook(base / "nbs" / "01_first.ipynb", [REPORT, "derive._leak = 1\nx = 1"])
+    second = write_notebook(base / "nbs" / "02_second.ipynb", [REPORT, "assert 'x' not in globals()"])
     runs = runner.run_all([first, second], base / "out", workers=1)
     return base, runs, [json.loads(stream_text(r).splitlines()[0]) for r in runs]
 
@@ -66,7 +58,8 @@ def test_kernels_are_stopped_and_cleaned_up_after_the_run(pair):
 
 @pytest.mark.parametrize("magic", ["%matplotlib inline\n", ""])
 def test_figures_come_out_inline_as_in_a_launched_kernel(tmp_path, magic):
-    nb = write_notebook(tmp_path / "01_plot.ipynb", magic + "import matplotlib.pyplot as plt\nplt.plot([0, 1], [1, 0]);")
+    plot = magic + "import matplotlib.pyplot as plt\nplt.plot([0, 1], [1, 0]);"
+    nb = write_notebook(tmp_path / "01_plot.ipynb", [plot])
     run = runner.run_one(nb, tmp_path / "out")
     assert run.error == ""
     outputs = nbformat.read(run.output, as_version=4).cells[0].outputs
@@ -74,7 +67,7 @@ def test_figures_come_out_inline_as_in_a_launched_kernel(tmp_path, magic):
 
 
 def test_a_dying_kernel_is_reported(tmp_path):
-    nb = write_notebook(tmp_path / "01_dies.ipynb", "import os\nos._exit(3)", "print('never')")
+    nb = write_notebook(tmp_path / "01_dies.ipynb", ["import os\nos._exit(3)", "print('never')"])
     start = time.monotonic()
     run = runner.run_one(nb, tmp_path / "out")
     assert "DeadKernelError" in run.error
@@ -82,8 +75,8 @@ def test_a_dying_kernel_is_reported(tmp_path):
 
 
 def test_a_cell_past_the_timeout_is_reported_and_its_kernel_stopped(tmp_path):
-    nb = write_notebook(tmp_path / "01_slow.ipynb", "import os\nprint(os.getpid(), flush=True)",
-                        "import time\ntime.sleep(60)")
+    nb = write_notebook(tmp_path / "01_slow.ipynb", ["import os\nprint(os.getpid(), flush=True)",
+                                                      "import time\ntime.sleep(60)"])
     start = time.monotonic()
     run = runner.run_all([nb], tmp_path / "out", timeout=2)[0]
     assert "CellTimeoutError" in run.error
@@ -99,7 +92,7 @@ def test_a_kernel_that_cannot_start_is_reported(tmp_path, monkeypatch):
         raise RuntimeError("the kernel server could not fork a kernel: OSError: no memory")
 
     monkeypatch.setattr(kernels, "_fork", refuse)
-    nb = write_notebook(tmp_path / "01_any.ipynb", "1 + 1")
+    nb = write_notebook(tmp_path / "01_any.ipynb", ["1 + 1"])
     run = runner.run_one(nb, tmp_path / "out")
     assert run.error == "RuntimeError: the kernel server could not fork a kernel: OSError: no memory"
     assert len(asked) == 1 and not Path(asked[0]).parent.exists()
@@ -119,9 +112,26 @@ print(json.dumps({
 def test_a_forked_kernel_looks_like_a_launched_one(tmp_path):
     from nbclient import NotebookClient
 
-    nb_path = write_notebook(tmp_path / "01_probe.ipynb", PROBE)
+    nb_path = write_notebook(tmp_path / "01_probe.ipynb", [PROBE])
     forked = json.loads(stream_text(runner.run_one(nb_path, tmp_path / "out")))
     nb = nbformat.read(nb_path, as_version=4)
     NotebookClient(nb, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     launched = json.loads("".join(out["text"] for out in nb.cells[0].outputs if out.get("name") == "stdout"))
     assert forked == launched
+
+
+def test_a_server_that_died_is_started_again(tmp_path):
+    nb = write_notebook(tmp_path / "01_any.ipynb", ["1 + 1"])
+    assert runner.run_one(nb, tmp_path / "out").error == ""
+    kernels._server.kill()
+    kernels._server.wait()
+    assert runner.run_one(nb, tmp_path / "again").error == ""
+
+
+def test_what_a_kernel_started_is_stopped_with_it(tmp_path):
+    nb = write_notebook(tmp_path / "01_child.ipynb", [
+        "import subprocess, sys\nchild = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        "print(child.pid)"])
+    run = runner.run_one(nb, tmp_path / "out")
+    assert run.error == ""
+    assert gone(int(stream_text(run)))

@@ -12,6 +12,7 @@ with the server. POSIX only (it forks).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import shutil
@@ -19,6 +20,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from queue import Empty
 
@@ -37,6 +39,7 @@ _KERNEL_ARGS = ["--HistoryManager.hist_file=:memory:"]
 
 _server: subprocess.Popen | None = None
 _ready = False
+_lock = threading.RLock()
 
 
 # -- the server (``python -m derive.kernels``) -----------------------------------------------------------------
@@ -96,7 +99,13 @@ def serve() -> None:  # pragma: no cover - runs as ``python -m derive.kernels``
 def warm() -> None:
     """Start the server (it imports for about a second) unless it runs; do not wait for it."""
     global _server, _ready
-    if _server is None or _server.poll() is not None:
+    with _lock:
+        if _server is not None and _server.poll() is None:
+            return
+        if _server is not None:  # it died: let its pipes go with it
+            for pipe in (_server.stdin, _server.stdout):
+                with contextlib.suppress(OSError):
+                    pipe.close()
         _server = subprocess.Popen([sys.executable, "-X", "frozen_modules=off", "-m", "derive.kernels"],
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         _ready = False
@@ -116,14 +125,15 @@ def _stop() -> None:
 def _fork(connection_file: str, cwd: str) -> int:
     """The pid of a kernel forked by the server on ``connection_file`` in ``cwd``."""
     global _ready
-    warm()
-    if not _ready:
-        said = _server.stdout.readline().strip()
-        if said != "ready":
-            raise RuntimeError(f"the kernel server did not start (it said {said or 'nothing'!r})")
-        _ready = True
-    _server.stdin.write(json.dumps([connection_file, cwd]) + "\n")
-    reply = _server.stdout.readline().strip()
+    with _lock:  # one request and its reply at a time, whichever thread asks
+        warm()
+        if not _ready:
+            said = _server.stdout.readline().strip()
+            if said != "ready":
+                raise RuntimeError(f"the kernel server did not start (it said {said or 'nothing'!r})")
+            _ready = True
+        _server.stdin.write(json.dumps([connection_file, cwd]) + "\n")
+        reply = _server.stdout.readline().strip()
     if not reply.isdigit():
         raise RuntimeError(f"the kernel server could not fork a kernel: {json.loads(reply) if reply else 'no reply'}")
     return int(reply)
@@ -157,12 +167,16 @@ class ForkedKernelManager(AsyncKernelManager):
             os.kill(self.pid, signal.SIGINT)
 
     async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
-        if self.has_kernel:
-            os.kill(self.pid, signal.SIGKILL)
+        if self.has_kernel:  # the kernel leads its own process group: whatever it started goes with it
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.pid, signal.SIGKILL)
         self.pid = 0
 
-    async def cleanup_resources(self, restart: bool = False) -> None:
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:
+        await super()._async_cleanup_resources(restart)  # connection file, sockets, the zmq context
         shutil.rmtree(os.path.dirname(self.connection_file), ignore_errors=True)
+
+    cleanup_resources = _async_cleanup_resources
 
 
 def start(cwd: str | os.PathLike) -> ForkedKernelManager:
@@ -175,6 +189,7 @@ def start(cwd: str | os.PathLike) -> ForkedKernelManager:
     try:
         km.pid = _fork(km.connection_file, os.fspath(cwd))
     except Exception:
+        km.context.destroy(linger=0)
         shutil.rmtree(folder, ignore_errors=True)
         raise
     return km

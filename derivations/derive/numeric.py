@@ -98,7 +98,8 @@ def _scores(where, x, Qs, Ks, V):
 def bilinear(x, Qs, Ks, V, sigma):
     """``Σ_j σ(x Q_j K_jᵀ xᵀ) v_j`` for every row of ``x`` (``Qs``, ``Ks``: m arrays of d×r)."""
     Qa, Ka = _scores("bilinear", x, Qs, Ks, V)
-    scores = np.einsum("nd,jdr,jer,ne->nj", x, Qa, Ka, x)
+    # x Q_j K_jᵀ xᵀ = Σ_r (x Q_j)_r (x K_j)_r: two projections, then one product (a four-way einsum would loop)
+    scores = np.einsum("njr,njr->nj", np.einsum("nd,jdr->njr", x, Qa), np.einsum("nd,jdr->njr", x, Ka))
     return activation_fn(sigma)(scores) @ V
 
 
