@@ -228,9 +228,11 @@ def scaling(limit, max_d):
             if not ok or t > limit:
                 alive.remove(name)
         print(f"   d={d}: " + "; ".join(line))
-    dfree = derive.claim("bench.absorption_dimension_free", *_dimension_free())
-    ok, t = _timed(lambda: dfree.prove().verdict is derive.Verdict.PROVED, limit)
-    print(f"   dimension-free absorption (matrix symbols): {t * 1e3:.1f} ms at every d (proved: {ok})")
+    for name, (lhs, rhs) in _dimension_free().items():
+        c = derive.claim(f"bench.{name.replace(' ', '_')}_any_size", lhs, rhs)
+        ok, t = _timed(lambda: c.prove().verdict is derive.Verdict.PROVED, limit)
+        print(f"   {name} at every size (matrix symbols d, m, n): {t * 1e3:.1f} ms, the same at every d "
+              f"(proved: {ok})")
     for name, pts in results.items():
         under = [d for d, t in pts if t < 1.0]
         print(f"   largest d under 1 s for {name}: {max(under) if under else '-'}")
@@ -240,9 +242,14 @@ def scaling(limit, max_d):
 def _dimension_free():
     d, m, n = sp.symbols("d m n", integer=True, positive=True)
     x, Q = sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("Q", d, d)
-    K, V = sp.MatrixSymbol("K", m, d), sp.MatrixSymbol("V", m, n)
+    Qm, K, V = sp.MatrixSymbol("Q", m, d), sp.MatrixSymbol("K", m, d), sp.MatrixSymbol("V", m, n)
     s = derive.activation("sigma")
-    return forms.elementwise(s, x * Q * K.T) * V, forms.key_value(x, K * Q.T, V, s)
+    a = derive.nonzero("alpha")
+    return {
+        "absorption": (forms.elementwise(s, x * Q * K.T) * V, forms.key_value(x, K * Q.T, V, s)),
+        "S exchange": (forms.symmetric_rank1(x, Qm, K, V, s), forms.symmetric_rank1(x, K, Qm, V, s)),
+        "S scaling": (forms.symmetric_rank1(x, a * Qm, K / a, V, s), forms.symmetric_rank1(x, Qm, K, V, s)),
+    }
 
 
 def plot(results, path):

@@ -158,3 +158,14 @@ def test_parser_needs_a_command():
         cli.parser().parse_args([])
     args = cli.parser().parse_args(["check", "--json", "-j", "3"])
     assert args.json and args.jobs == 3 and args.root == "notebooks" and args.notebooks == []
+
+
+def test_refresh_runs_a_summary_of_the_suite_after_the_notebooks_it_summarises(tmp_path):
+    folder = tmp_path / "notebooks"
+    write_notebook(folder / "00_summary.ipynb", [
+        "import derive\nprint(sorted(record['id'] for _, record in derive.suite_table('.').rows))"])
+    write_notebook(folder / "01_tiny.ipynb", ["import time\ntime.sleep(1)", *GOOD])  # slower than the summary
+    assert cli.main(["refresh", "--root", str(folder), "-j", "2"]) == 0
+    summary = nbformat.read(folder / "00_summary.ipynb", as_version=4)
+    assert summary.cells[0].outputs[0]["text"].strip() == "['tiny.relu_exchange', 'tiny.square']"
+    assert not list(folder.glob(".*.partial"))

@@ -249,6 +249,23 @@ def test_absorption_dimension_free_is_proved():
     assert claim.evidence.strategy == "structural"
 
 
+def _any_size():
+    d, m, n = sp.symbols("d m n", positive=True, integer=True)
+    return sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("Q", m, d), sp.MatrixSymbol("K", m, d), sp.MatrixSymbol("V", m, n)
+
+
+def test_symmetric_form_symmetries_at_every_size_are_proved():  # 5.1 and 5.2 with d, m, n symbols
+    x, Q, K, V = _any_size()
+    alpha = derive.nonzero("alpha")
+    identity = derive.activation("identity")
+    for name, lhs, rhs in [("exchange", S(x, Q, K, V), S(x, K, Q, V)),
+                           ("scaling", S(x, alpha * Q, K / alpha, V), S(x, Q, K, V)),
+                           ("bilinear_scaling", G(x, alpha * Q, K / alpha, V, identity), G(x, Q, K, V, identity))]:
+        claim = derive.claim(f"symmetric.{name}_any_size", lhs, rhs).prove()
+        assert claim.verdict is Verdict.PROVED, claim.evidence.attempts
+        assert claim.evidence.strategy == "structural"
+
+
 def test_lemma_sigma_is_linear_chain_is_proved():  # 6.1: b = 1, then z ≠ 0, then divide by z
     ch = (derive.chain("lemma.sigma_linear", (derive.sigma(a) * b, derive.sigma(b) * a))
           .step((derive.sigma(a), derive.sigma(1) * a), rules.instantiate({b: 1}))
@@ -422,12 +439,18 @@ def _dimension_free():
     d, m, n = sp.symbols("d m n", positive=True, integer=True)
     x, Q = sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("Q", d, d)
     Qm, K, V = sp.MatrixSymbol("Q", m, d), sp.MatrixSymbol("K", m, d), sp.MatrixSymbol("V", m, n)
+    alpha = derive.nonzero("alpha")
     return {
         "absorb.no_transpose": (forms.key_value(x * Q, K, V, SIGMA), forms.key_value(x, K * Q, V, SIGMA)),
         "absorb.transposed_query": (forms.key_value(x * Q.T, K, V, SIGMA), forms.key_value(x, K * Q.T, V, SIGMA)),
         "gated.exchange": (G(x, Qm, K, V), G(x, K, Qm, V)),
         "rank1.symmetric_is_gated": (S(x, Qm, K, V), G(x, Qm, K, V)),
         "gated.relu_exchange": (G(x, Qm, K, V, RELU), G(x, K, Qm, V, RELU)),
+        "gated.scaling": (G(x, alpha * Qm, K / alpha, V), G(x, Qm, K, V)),
+        "gated.relu_scaling_any_sign": (G(x, alpha * Qm, K / alpha, V, RELU), G(x, Qm, K, V, RELU)),
+        "symmetric.scaling_not_inverse": (S(x, alpha * Qm, K * alpha, V), S(x, Qm, K, V)),
+        "symmetric.scaling_one_side": (S(x, 2 * Qm, K, V), S(x, Qm, K, V)),
+        "symmetric.queries_for_keys": (S(x, Qm, Qm, V), S(x, Qm, K, V)),
     }
 
 

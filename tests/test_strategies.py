@@ -29,6 +29,15 @@ def test_structural():
     assert strategies.structural(X * Y - Y * X) is None
 
 
+def test_structural_compares_the_generic_entry_of_matrices_of_any_size():
+    H = sp.HadamardProduct
+    assert strategies.structural(H(2 * X, Y / 2) - H(X, Y)).startswith("comparing the generic entry (i, j)")
+    assert strategies.structural(H(a * X * Y, Y) - a * H(X * Y, Y)).startswith("comparing the generic entry (i, j)")
+    assert strategies.structural(H(2 * X, Y) - H(X, Y)) is None
+    assert strategies.structural(H(X, X) - H(X, Y)) is None
+    assert strategies.structural(H(X * Y, Y) - H(Y * X, Y)) is None
+
+
 def test_expand():
     assert strategies.expand((a + b) ** 2 - a**2 - 2 * a * b - b**2) == "expand"
     assert strategies.expand(s((a + b) ** 2) - s(a**2 + 2 * a * b + b**2)) == "expand"

@@ -72,9 +72,25 @@ def cmd_check(args) -> int:
 
 
 def cmd_refresh(args) -> int:
-    """Re-execute notebooks in place, so their committed outputs are those of a fresh run."""
-    runs = runner.run_all(_select(args), None, workers=args.jobs, progress=_progress)
-    return report(runs)
+    """Re-execute notebooks in place, so their committed outputs are those of a fresh run.
+
+    A notebook that summarises the others' committed outputs (it calls ``suite_table``) runs after them, so
+    its summary is of the outputs just written.
+    """
+    paths = _select(args)
+    summaries = [p for p in paths if "suite_table(" in p.read_text(encoding="utf-8")]
+    rest = [p for p in paths if p not in summaries]
+    done = []
+
+    def progress(_done, _total, run):
+        done.append(run)
+        _progress(len(done), len(paths), run)
+
+    runs = []
+    for batch in (rest, summaries):
+        runs += runner.run_all(batch, None, workers=args.jobs, progress=progress) if batch else []
+    order = {p: k for k, p in enumerate(paths)}
+    return report(sorted(runs, key=lambda r: order[r.source]))
 
 
 def cmd_classify(args) -> int:

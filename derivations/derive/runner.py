@@ -92,8 +92,10 @@ async def _execute(source: Path, out_dir: Path | None, timeout: int) -> Notebook
     seconds = time.perf_counter() - start
     target = source if out_dir is None else Path(out_dir) / source.name
     target.parent.mkdir(parents=True, exist_ok=True)
-    if not error or out_dir is not None:
-        nbformat.write(nb, target)
+    if not error or out_dir is not None:  # whole or not at all, for whoever reads it meanwhile
+        partial = target.with_name(f".{target.name}.partial")
+        nbformat.write(nb, partial)
+        os.replace(partial, target)
     return NotebookRun(source, target, seconds, claims_of(nb), error)
 
 

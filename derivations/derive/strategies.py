@@ -29,7 +29,9 @@ def structural(diff):
     """Zero as built: SymPy's automatic evaluation already cancelled the two sides.
 
     Matrix expressions are evaluated (transpose and product rules) at every level, also inside ``σ(…)``
-    applied elementwise; sums are compared up to the names of their summation indices.
+    applied elementwise; when that leaves something, the generic entry ``(i, j)`` is unfolded into sums (as
+    SymPy defines each entry of a product, Hadamard product and elementwise function, for every size) with
+    constant factors taken out of them. Sums are compared up to the names of their summation indices.
 
     >>> import sympy as sp
     >>> i, j, n = sp.symbols("i j n", integer=True)
@@ -45,10 +47,19 @@ def structural(diff):
         done = diff.replace(lambda e: isinstance(e, MatrixExpr), lambda e: e.doit()).doit()
         if done == 0 or isinstance(done, sp.ZeroMatrix):
             return "matrix algebra (transpose and product rules) gives the zero matrix"
+        symbolic = isinstance(done, MatrixExpr) and not isinstance(done, sp.MatrixBase)
+        if symbolic and _rename_bound(sp.expand(sp.factor_terms(_generic_entry(done)))) == 0:
+            return "comparing the generic entry (i, j): the same sums on both sides, up to the names of their indices"
     elif isinstance(diff, sp.Basic) and diff.has(sp.Sum):
         if _rename_bound(diff) == 0:
             return "the same expression up to the names of summation indices"
     return None
+
+
+def _generic_entry(matrix):
+    """Entry ``(i, j)`` of a matrix expression, for integer symbols ``i, j`` standing for any row and column."""
+    i, j = sp.symbols("i j", integer=True, nonnegative=True, cls=sp.Dummy)
+    return matrix[i, j]
 
 
 def _rename_bound(expr):
