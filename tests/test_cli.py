@@ -169,3 +169,14 @@ def test_refresh_runs_a_summary_of_the_suite_after_the_notebooks_it_summarises(t
     summary = nbformat.read(folder / "00_summary.ipynb", as_version=4)
     assert summary.cells[0].outputs[0]["text"].strip() == "['tiny.relu_exchange', 'tiny.square']"
     assert not list(folder.glob(".*.partial"))
+
+
+def test_recorded_seconds_sums_the_stored_cell_times(tmp_path):
+    path = write_notebook(tmp_path / "01_timed.ipynb", ["1", "2", "3"])
+    nb = nbformat.read(path, as_version=4)
+    for cell, (start, end) in zip(nb.cells, [("00.000", "01.500"), ("02.000", "02.250")]):
+        cell.metadata["execution"] = {"iopub.execute_input": f"2026-12-01T10:00:{start}Z",
+                                      "shell.execute_reply": f"2026-12-01T10:00:{end}Z"}
+    nbformat.write(nb, path)
+    assert runner.recorded_seconds(path) == pytest.approx(1.75)  # the third cell has no record
+    assert runner.recorded_seconds(write_notebook(tmp_path / "02_fresh.ipynb", ["1"])) == 0.0

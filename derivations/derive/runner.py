@@ -7,6 +7,7 @@ carries every record under :data:`derive.render.TABLE_MIME`.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import time
@@ -99,6 +100,29 @@ async def _execute(source: Path, out_dir: Path | None, timeout: int) -> Notebook
     return NotebookRun(source, target, seconds, claims_of(nb), error)
 
 
+def recorded_seconds(path: Path) -> float:
+    """How long the stored run of a notebook took: the sum of its cells' recorded execution times (0 if none).
+
+    >>> recorded_seconds(Path("no/such.ipynb"))
+    0.0
+    """
+    from datetime import datetime
+
+    try:
+        cells = json.loads(Path(path).read_text(encoding="utf-8")).get("cells", [])
+    except (OSError, ValueError, AttributeError):
+        return 0.0
+    total = 0.0
+    for cell in cells:
+        times = cell.get("metadata", {}).get("execution", {})
+        try:
+            total += (datetime.fromisoformat(times["shell.execute_reply"].replace("Z", "+00:00"))
+                      - datetime.fromisoformat(times["iopub.execute_input"].replace("Z", "+00:00"))).total_seconds()
+        except (KeyError, TypeError, ValueError):
+            continue
+    return total
+
+
 def run_one(source: Path, out_dir: Path | None, timeout: int = 900) -> NotebookRun:
     """Execute one notebook in a fresh kernel; write it to ``out_dir`` (or back to ``source`` when ``None``)."""
     return run_all([source], out_dir, workers=1, timeout=timeout)[0]
@@ -109,7 +133,9 @@ def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=No
     """Execute notebooks ``workers`` at a time, each in a fresh kernel, calling ``progress(done, total, run)``.
 
     The kernels are forked from a process that has already imported what the notebooks import
-    (:mod:`derive.kernels`), so a notebook's time is its own work, not Python's start-up.
+    (:mod:`derive.kernels`), so a notebook's time is its own work, not Python's start-up. The notebooks whose
+    stored run took longest start first (:func:`recorded_seconds`), so that none of them is left running alone
+    at the end; the runs are returned in the order of ``paths``.
     """
     paths = [Path(p) for p in paths]
     workers = workers or min(len(paths), os.cpu_count() or 1) or 1
@@ -127,7 +153,9 @@ def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=No
             async with slots:
                 return await _execute(path, out_dir, timeout)
 
-        for next_done in asyncio.as_completed([one(p) for p in paths]):
+        longest_first = sorted(paths, key=recorded_seconds, reverse=True)
+        tasks = [asyncio.ensure_future(one(p)) for p in longest_first]  # they take the slots in this order
+        for next_done in asyncio.as_completed(tasks):
             run = await next_done
             runs[run.source] = run
             if progress:
