@@ -1,5 +1,6 @@
 """The classification of activations: verdicts with proofs or certified layer witnesses, inputs, output, CLI."""
 import json
+import re
 import time
 
 import numpy as np
@@ -135,6 +136,25 @@ def test_bad_input():
         classify("relu", expect={"exchange": "maybe"})
     with pytest.raises(TypeError, match="label must be a str"):
         classify("relu", label=3)
+
+
+@pytest.mark.parametrize("text, where, value", [
+    ("sqrt(z)", "-2", "sqrt(2)*I"), ("log(z)", "-2", "log(2) + I*pi"), ("1/z", "0", "zoo"),
+    ("sin(z)/z", "0", "nan"), ("z**(1/3)", "-2", "(-2)**(1/3)"),
+])
+def test_an_activation_that_is_not_real_on_the_real_line_is_refused(text, where, value):
+    with pytest.raises(ValueError, match=re.escape(f"real and finite on the whole real line, but {text} at z = {where} "
+                                                   f"is {value}")):
+        classify(text)
+
+
+def test_real_activations_built_from_partial_functions_are_accepted():
+    assert classify("sqrt(abs(z))").family_text() == "not positively homogeneous"
+    assert classify("log(1 + exp(z))").expr == sp.log(1 + sp.exp(derive.z))
+    with pytest.raises(ValueError, match="at z = -2 is"):
+        classify(sp.sqrt(derive.z))
+    with pytest.raises(ValueError, match="at z = 0 is zoo"):
+        classify(sp.Lambda(sp.Symbol("t"), 1 / sp.Symbol("t")))
 
 
 def test_expectations():

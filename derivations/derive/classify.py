@@ -79,24 +79,21 @@ _COSTLY = ("rational", "simplify")
 # -- the activation -------------------------------------------------------------------------------------------
 def _as_expr(where, sigma):
     """The activation as ``(expression in z, default name)``."""
+    name = None
+    if isinstance(sigma, str) and sigma.strip() in ACTIVATIONS and sigma.strip() != "sigma":
+        sigma = activation(sigma.strip())
     if isinstance(sigma, str):
-        text = sigma.strip()
-        if text in ACTIVATIONS and text != "sigma":
-            sigma = activation(text)
-        else:
-            expr = parse(text)
-            return expr, "expr_" + format(zlib.crc32(sp.srepr(expr).encode()), "08x")
-    if isinstance(sigma, sp.Lambda):
+        expr = parse(sigma.strip())
+    elif isinstance(sigma, sp.Lambda):
         if len(sigma.variables) != 1:
             raise ValueError(f"{where}: sigma must be a Lambda of one variable, got {len(sigma.variables)}")
         expr = sigma.expr.xreplace({sigma.variables[0]: z})
         name = next((n for n in ACTIVATIONS if activation(n) == sigma), None)
     elif isinstance(sigma, sp.Expr):
-        expr, name = sigma, None
-        others = sorted(str(s) for s in expr.free_symbols if s.name != "z")
+        others = sorted(str(s) for s in sigma.free_symbols if s.name != "z")
         if others:
             raise ValueError(f"{where}: sigma must be an expression in z alone, got the symbols {', '.join(others)}")
-        expr = expr.xreplace({s: z for s in expr.free_symbols})
+        expr = sigma.xreplace({s: z for s in sigma.free_symbols})
     else:
         raise TypeError(f"{where}: sigma must be a str, a SymPy expression in z or a Lambda, "
                         f"got {type(sigma).__name__}")
@@ -105,7 +102,25 @@ def _as_expr(where, sigma):
     if expr.free_symbols - {z}:
         others = ", ".join(sorted(str(s) for s in expr.free_symbols - {z}))
         raise ValueError(f"{where}: sigma must be an expression in z alone, got the symbols {others}")
+    _require_real(where, expr)
     return expr, name or "expr_" + format(zlib.crc32(sp.srepr(expr).encode()), "08x")
+
+
+#: exact points at which an activation must have a real, finite value
+_PROBES = tuple(sp.Rational(k, 2) for k in range(-4, 5))
+
+
+def _require_real(where, expr):
+    """Refuse σ that is provably not a real function on all of ℝ: exactly non-real or undefined at a probe point.
+
+    The symmetries are statements about σ: ℝ → ℝ. ``sqrt(z)`` (imaginary for z < 0), ``log(z)`` and ``1/z``
+    (undefined at 0) are refused; an expression whose values SymPy cannot decide is let through.
+    """
+    for point in _PROBES:
+        value = expr.xreplace({z: point})
+        if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or value.is_real is False:
+            raise ValueError(f"{where}: sigma must be real and finite on the whole real line, but "
+                             f"{sp.sstr(expr)} at z = {point} is {sp.sstr(value)}")
 
 
 # -- one symmetry ---------------------------------------------------------------------------------------------
