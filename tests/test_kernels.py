@@ -135,3 +135,24 @@ def test_what_a_kernel_started_is_stopped_with_it(tmp_path):
     run = runner.run_one(nb, tmp_path / "out")
     assert run.error == ""
     assert gone(int(stream_text(run)))
+
+
+def test_ctrl_c_stops_the_run_and_its_kernels(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    write_notebook(tmp_path / "notebooks" / "01_slow.ipynb", [
+        "import os\nopen('kernel.pid', 'w').write(str(os.getpid()))", "import time\ntime.sleep(60)"])
+    proc = subprocess.Popen([sys.executable, "-m", "derive", "check", "--root", "notebooks"], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    pid_file = tmp_path / "notebooks" / "kernel.pid"
+    deadline = time.monotonic() + 60
+    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == "derive check: interrupted"
+    assert gone(int(pid_file.read_text()))

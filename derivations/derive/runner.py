@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,13 +141,13 @@ def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=No
     paths = [Path(p) for p in paths]
     workers = workers or min(len(paths), os.cpu_count() or 1) or 1
     runs: dict[Path, NotebookRun] = {}
-    from jupyter_core.utils import run_sync
-
     from . import kernels
 
     kernels.warm()  # the kernel server imports while the notebooks are read
+    running: dict[str, object] = {}
 
     async def all_of_them():
+        running["loop"], running["task"] = asyncio.get_running_loop(), asyncio.current_task()
         slots = asyncio.Semaphore(workers)
 
         async def one(path):
@@ -155,11 +156,37 @@ def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=No
 
         longest_first = sorted(paths, key=recorded_seconds, reverse=True)
         tasks = [asyncio.ensure_future(one(p)) for p in longest_first]  # they take the slots in this order
-        for next_done in asyncio.as_completed(tasks):
-            run = await next_done
-            runs[run.source] = run
-            if progress:
-                progress(len(runs), len(paths), run)
+        try:
+            for next_done in asyncio.as_completed(tasks):
+                run = await next_done
+                runs[run.source] = run
+                if progress:
+                    progress(len(runs), len(paths), run)
+        finally:  # interrupted: every notebook stops, and its kernel with it
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
-    run_sync(all_of_them)()  # in its own thread when an event loop already runs here (as in a notebook)
+    # The notebooks run on an event loop of their own, in a thread: this thread stays free for Ctrl-C (and for
+    # a loop of its own, as in a notebook), and nbclient installs no signal handlers off the main thread.
+    failure: list[BaseException] = []
+
+    def in_thread():
+        try:
+            asyncio.run(all_of_them())
+        except BaseException as exc:  # handed to the calling thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=in_thread, name="derive-notebooks", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+    except KeyboardInterrupt:
+        if "task" in running:
+            running["loop"].call_soon_threadsafe(running["task"].cancel)
+        thread.join(30)
+        raise
+    if failure:
+        raise failure[0]
     return [runs[p] for p in paths]
