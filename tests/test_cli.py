@@ -157,7 +157,21 @@ def test_parser_needs_a_command():
     with pytest.raises(SystemExit):
         cli.parser().parse_args([])
     args = cli.parser().parse_args(["check", "--json", "-j", "3"])
-    assert args.json and args.jobs == 3 and args.root == "notebooks" and args.notebooks == []
+    assert args.json and args.jobs == 3 and args.root == "notebooks" and args.notebooks == [] and args.timeout == 900
+    assert cli.parser().parse_args(["refresh", "--timeout", "30"]).timeout == 30
+
+
+@pytest.mark.parametrize("value, message", [("0", "expected at least 1 second, got 0"),
+                                            ("1.5", "expected a whole number of seconds, got '1.5'")])
+def test_timeout_must_be_whole_seconds(capsys, value, message):
+    with pytest.raises(SystemExit):
+        cli.parser().parse_args(["build", "--timeout", value])
+    assert message in capsys.readouterr().err
+
+
+def test_report_of_notebooks_without_claims(capsys):
+    assert cli.report([_run("01_a", []), _run("02_b", [])]) == 0
+    assert "0 claims in 2 notebooks\n" in capsys.readouterr().out
 
 
 def test_refresh_runs_a_summary_of_the_suite_after_the_notebooks_it_summarises(tmp_path):

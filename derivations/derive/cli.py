@@ -32,6 +32,16 @@ def _progress(done, total, run):
           file=sys.stderr, flush=True)
 
 
+def _seconds(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of seconds, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 second, got {value}")
+    return value
+
+
 def _select(args) -> list[Path]:
     paths = [Path(p) for p in args.notebooks] or runner.find_notebooks(args.root)
     missing = [str(p) for p in paths if not p.is_file()]
@@ -56,8 +66,8 @@ def report(runs, as_json: bool = False) -> int:
     counts = {v.value: sum(c["verdict"] == v.value for c in claims) for v in Verdict}
     bad = [c["id"] for c in claims if c.get("expect") not in (None, c["verdict"])]
     failed = [r.name for r in runs if r.error]
-    summary = (f"{len(claims)} claims in {len(runs)} notebooks: "
-               + ", ".join(f"{n} {v}" for v, n in counts.items() if n))
+    summary = f"{len(claims)} claims in {len(runs)} notebooks" + "".join(
+        (": " if k == 0 else ", ") + f"{n} {v}" for k, (v, n) in enumerate((v, n) for v, n in counts.items() if n))
     print(("\n" if not as_json else "") + summary, file=sys.stderr if as_json else sys.stdout)
     if bad or failed:
         print(f"FAILED: unexpected verdicts {bad}, failing notebooks {failed}", file=sys.stderr)
@@ -67,7 +77,7 @@ def report(runs, as_json: bool = False) -> int:
 
 
 def cmd_check(args) -> int:
-    runs = runner.run_all(_select(args), BUILD, workers=args.jobs, progress=_progress)
+    runs = runner.run_all(_select(args), BUILD, workers=args.jobs, progress=_progress, timeout=args.timeout)
     return report(runs, args.json)
 
 
@@ -87,8 +97,8 @@ def cmd_refresh(args) -> int:
         _progress(len(done), len(paths), run)
 
     runs = []
-    for batch in (rest, summaries):
-        runs += runner.run_all(batch, None, workers=args.jobs, progress=progress) if batch else []
+    for batch in (b for b in (rest, summaries) if b):
+        runs += runner.run_all(batch, None, workers=args.jobs, progress=progress, timeout=args.timeout)
     order = {p: k for k, p in enumerate(paths)}
     return report(sorted(runs, key=lambda r: order[r.source]))
 
@@ -123,7 +133,7 @@ def cmd_build(args) -> int:
     except (FileNotFoundError, ValueError) as exc:
         print(f"derive: {exc}", file=sys.stderr)
         return 2
-    runs = runner.run_all(_select(args), BUILD, workers=args.jobs, progress=_progress)
+    runs = runner.run_all(_select(args), BUILD, workers=args.jobs, progress=_progress, timeout=args.timeout)
     status = report(runs)
     start = time.perf_counter()
     written = site.build(runs, args.out, mathjax=mathjax)
@@ -141,6 +151,8 @@ def parser() -> argparse.ArgumentParser:
         sp.add_argument("notebooks", nargs="*", help="notebooks to run (default: every numbered notebook)")
         sp.add_argument("--root", default="notebooks", help="folder of the notebooks (default: notebooks)")
         sp.add_argument("-j", "--jobs", type=int, default=None, help="notebooks run at once (default: cores)")
+        sp.add_argument("--timeout", type=_seconds, default=900,
+                        help="seconds a cell may run before its notebook fails (default: 900)")
 
     c = sub.add_parser("check", help="re-run every notebook, print every claim and verdict")
     notebook_args(c)
