@@ -288,6 +288,15 @@ def cold_start():
     print(f"   import derive: {best:.2f} s (median {med:.2f} s)")
     base, _ = _wall([sys.executable, "-c", "pass"])
     print(f"   bare interpreter start: {base:.2f} s")
+    times = {}
+    for name in derive.ACTIVATIONS:
+        if name != "sigma":
+            start = time.process_time()
+            derive.classify(name, name=f"bench_{name}")
+            times[name] = time.process_time() - start
+    slowest = max(times, key=times.get)
+    print(f"   derive.classify in-process, each named activation: {sum(times.values()):.2f} s CPU for "
+          f"{len(times)}, the slowest {slowest} {times[slowest]:.2f} s")
     try:
         best, med = _wall([str(BIN / "derive"), "classify", "z/(1 + exp(-z))"])
         print(f"   derive classify 'z/(1 + exp(-z))': {best:.2f} s (median {med:.2f} s)")

@@ -1,7 +1,6 @@
 """The classification of activations: verdicts with proofs or certified layer witnesses, inputs, output, CLI."""
 import json
 import re
-import time
 
 import numpy as np
 import pytest
@@ -28,13 +27,6 @@ def test_every_named_activation_as_the_theory_says():
     for name, want in EXPECTED.items():
         result = classify(name)
         assert tuple(result.verdicts().values()) == want, name
-
-
-def test_each_activation_takes_under_two_seconds():
-    for name in EXPECTED:
-        start = time.process_time()
-        classify(name)
-        assert time.process_time() - start < 2.0, name
 
 
 def test_families_and_constants():

@@ -241,7 +241,7 @@ def verdict_grid(results, *, title: str | None = None) -> Figure:
     """
     from matplotlib.colors import to_rgb
 
-    from .classify import SYMMETRIES, Classification
+    from .classification import SYMMETRIES, Classification
     from .render import STYLE
     from .verdict import Verdict
 

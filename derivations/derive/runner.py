@@ -170,22 +170,24 @@ def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=No
     # The notebooks run on an event loop of their own, in a thread: this thread stays free for Ctrl-C (and for
     # a loop of its own, as in a notebook), and nbclient installs no signal handlers off the main thread.
     failure: list[BaseException] = []
+    finished = threading.Event()  # waited on, not the thread: an interrupted Thread.join can lose track of it
 
     def in_thread():
         try:
             asyncio.run(all_of_them())
         except BaseException as exc:  # handed to the calling thread
             failure.append(exc)
+        finally:
+            finished.set()
 
-    thread = threading.Thread(target=in_thread, name="derive-notebooks", daemon=True)
-    thread.start()
+    threading.Thread(target=in_thread, name="derive-notebooks", daemon=True).start()
     try:
-        while thread.is_alive():
-            thread.join(0.1)
+        while not finished.wait(0.1):
+            pass
     except KeyboardInterrupt:
         if "task" in running:
             running["loop"].call_soon_threadsafe(running["task"].cancel)
-        thread.join(30)
+        finished.wait(30)
         raise
     if failure:
         raise failure[0]

@@ -1,0 +1,272 @@
+"""What a classification of an activation holds, and how it shows itself.
+
+A :class:`Finding` is one symmetry of the gated layer decided (its verdict, the unit claim, the layer claim or
+chain, the layer witness); a :class:`Classification` gathers the three for one activation and names its family;
+a :class:`ClassificationTable` lays out many. They render as Markdown in a notebook, as text on the command line
+and as JSON. :mod:`derive.classify` makes them.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from . import render
+from .activations import z
+from .claims import Claim, SoundnessError
+from .verdict import Verdict
+
+__all__ = ["SYMMETRIES", "TITLES", "Finding", "Classification", "ClassificationTable", "classification_table"]
+
+#: the symmetries decided, in order
+SYMMETRIES = ("exchange", "scale_positive", "scale_nonzero")
+#: a short name of each symmetry, for tables
+TITLES = {
+    "exchange": "exchange Q ↔ K",
+    "scale_positive": "scaling αQ, K/α (α > 0)",
+    "scale_nonzero": "scaling αQ, K/α (α ≠ 0)",
+}
+_TEX = {
+    "exchange": r"Q \leftrightarrow K",
+    "scale_positive": r"(\alpha Q, K/\alpha),\ \alpha > 0",
+    "scale_nonzero": r"(\alpha Q, K/\alpha),\ \alpha \neq 0",
+}
+#: the size of the whole-layer claims: x is 1×D, Q and K are M×D, V is M×1
+D, M = 2, 2
+
+
+@dataclass
+class Finding:
+    """One symmetry decided: its verdict, the unit claim, the layer claim (or chain), the layer witness.
+
+    >>> import derive
+    >>> f = derive.classify("relu", name="doc_finding")["scale_nonzero"]
+    >>> f.holds, f.unit.evidence.witness, f.witness["alpha"]
+    (False, {'a': '1', 'alpha': '-1'}, -1)
+    >>> f.lines()[-1]
+    'exact residual -1'
+    """
+
+    symmetry: str
+    verdict: Verdict
+    unit: Claim
+    layer: object
+    witness: dict = field(default_factory=dict)
+
+    @property
+    def holds(self):
+        """True (proved), False (refuted) or None (undecided)."""
+        return {Verdict.PROVED: True, Verdict.REFUTED: False}.get(self.verdict)
+
+    def certificate(self) -> str:
+        """One line: how the verdict was obtained."""
+        return "; ".join(self.lines())
+
+    def lines(self) -> list[str]:
+        """How the verdict was obtained: one line for the unit identity, one or two for the layer."""
+        unit = self.unit.record()
+        if self.verdict is Verdict.PROVED:
+            return [f"unit identity {render.how(unit)}",
+                    f"layer (d = m = {D}): a sum of unit terms for every σ, each zero by the unit identity"]
+        if self.verdict is Verdict.REFUTED:
+            at = ", ".join(f"{k} = {v}" for k, v in self.unit.evidence.witness.items())
+            rec = self.layer.record()
+            cert = (f"residual {rec['residual']} ∈ {rec['enclosure']} ({rec['detail'].split(',')[0]})"
+                    if rec["enclosure"] else f"exact residual {rec['residual']}")
+            shown = ", ".join(f"{k} = {_plain(v)}" for k, v in self.witness.items())
+            return [f"unit identity refuted at {at}", f"layer refuted at {shown}", cert]
+        return [f"unit identity: {render.how(unit)}", "layer: undecided"]
+
+    def as_dict(self) -> dict:
+        """The finding as data: verdict, certificate, witness, and the records of its two claims."""
+        return {
+            "verdict": self.verdict.value,
+            "holds": self.holds,
+            "certificate": self.certificate(),
+            "witness": {k: _plain(v) for k, v in self.witness.items()},
+            "unit": self.unit.record(),
+            "layer": self.layer.record(),
+        }
+
+
+def _plain(v) -> str:
+    if isinstance(v, sp.MatrixBase):
+        return sp.sstr(v.tolist()).replace(" ", "")
+    return sp.sstr(v)
+
+
+# -- one activation -----------------------------------------------------------------------------------------------
+class Classification:
+    """The symmetries of the gated layer for one activation, each a :class:`Finding`; renders itself.
+
+    In a notebook it shows a table (verdict badge and certificate per symmetry); ``str()`` is the text the
+    command line prints; :meth:`as_dict` the JSON it prints with ``--json``.
+
+    >>> import derive
+    >>> c = derive.classify("silu", name="doc_classification")
+    >>> c.family, c["exchange"].holds
+    ('not positively homogeneous', False)
+    >>> print(str(c).splitlines()[0])
+    doc_classification: sigma(z) = z/(1 + exp(-z))
+    """
+
+    def __init__(self, expr, name, label, findings, seconds):
+        self.expr, self.name, self.label = expr, name, label
+        self.findings = {f.symmetry: f for f in findings}
+        self.seconds = seconds
+        self.family, self.constants = self._family()
+
+    def __getitem__(self, key) -> Finding:
+        return self.findings[key]
+
+    def verdicts(self) -> dict:
+        """``{symmetry: verdict}`` in the order of :data:`SYMMETRIES`."""
+        return {k: f.verdict for k, f in self.findings.items()}
+
+    def _family(self):
+        ex, pos, nz = (self.findings[k].holds for k in SYMMETRIES)
+        # exchange <=> scaling for every α ≠ 0 (both <=> σ linear) => scaling for α > 0
+        if (ex is not None and nz is not None and ex != nz) or (pos is False and (ex or nz)):
+            raise SoundnessError(f"classify {self.name}: verdicts {self.verdicts()} contradict each other")
+        s = sp.Lambda(z, self.expr)
+        if ex or nz:
+            return "linear", {"c": _shown_constant(s(1))}
+        if pos:
+            return "positively homogeneous", {"c_plus": _shown_constant(s(1)), "c_minus": _shown_constant(-s(-1))}
+        if pos is False:
+            return "not positively homogeneous", {}
+        return "undecided", {}
+
+    def family_text(self) -> str:
+        names = {"c": "c", "c_plus": "c+", "c_minus": "c-"}
+        consts = ", ".join(f"{names[k]} = {sp.sstr(v)}" for k, v in self.constants.items())
+        return self.family + (f" ({consts})" if consts else "")
+
+    def _family_tex(self) -> str:
+        names = {"c": "c", "c_plus": "c_+", "c_minus": "c_-"}
+        consts = r",\ ".join(f"{names[k]} = {sp.latex(v)}" for k, v in self.constants.items())
+        form = {
+            "linear": r"\sigma(z) = c\,z",
+            "positively homogeneous": r"\sigma(z) = c_+ \max(z, 0) + c_- \min(z, 0)",
+        }.get(self.family, "")
+        return self.family + (f": ${form}$, ${consts}$" if form else "")
+
+    def as_dict(self) -> dict:
+        """The classification as data (what ``derive classify --json`` prints)."""
+        return {
+            "name": self.name,
+            "label": self.label,
+            "activation": sp.sstr(self.expr),
+            "latex": sp.latex(self.expr),
+            "family": self.family,
+            "constants": {k: sp.sstr(v) for k, v in self.constants.items()},
+            "symmetries": {k: f.as_dict() for k, f in self.findings.items()},
+            "seconds": round(self.seconds, 4),
+        }
+
+    def __str__(self) -> str:
+        head = f"sigma(z) = {sp.sstr(self.expr)}"
+        lines = [f"{self.label}: {head}" if self.label != sp.sstr(self.expr) else head,
+                 f"family: {self.family_text()}"]
+        for key, f in self.findings.items():
+            symbol, _ = render.STYLE[f.verdict]
+            state = {True: "holds", False: "broken", None: "undecided"}[f.holds]
+            lines.append(f"{symbol} {TITLES[key]}: {state}")
+            lines.extend(f"    {line}" for line in f.lines())
+        return "\n".join(lines)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        rows = ["| symmetry of $G$ | verdict | certificate |", "|---|---|---|"]
+        for key, f in self.findings.items():
+            rows.append(f"| ${_TEX[key]}$ | {render.badge(f.verdict)} | {_cell(f)} |")
+        markdown = (f"**{html.escape(self.label)}**: $\\sigma(z) = {sp.latex(self.expr)}$ — {self._family_tex()}\n\n"
+                    + "\n".join(rows) + "\n")
+        return {"text/markdown": markdown, "text/plain": str(self)}, {}
+
+    def __repr__(self):
+        states = ", ".join(f"{k}: {f.verdict.value}" for k, f in self.findings.items())
+        return f"<Classification {self.name}: {states}>"
+
+
+def _shown_constant(value):
+    """c = σ(1) (or -σ(-1)) as shown: tidied by ``simplify`` when small (a display, not a proof step)."""
+    if sp.count_ops(value) <= 30:
+        return sp.simplify(value)
+    return value
+
+
+def _cell(f: Finding) -> str:
+    """A table cell: the certificate in Markdown with LaTeX."""
+    if f.verdict is Verdict.PROVED:
+        return html.escape(f"unit: {render.how(f.unit.record())}; layer: unit by unit").replace("|", "\\|")
+    if f.verdict is Verdict.REFUTED:
+        unit = ", ".join(f"{_sym_html(k)} = {v}" for k, v in f.unit.evidence.witness.items())
+        rec = f.layer.record()
+        cert = (f"residual ∈ {rec['enclosure']}" if rec["enclosure"] else f"residual {rec['residual']} (exact)")
+        shown = r",\ ".join(f"{_sym_tex(k)} = {sp.latex(v)}" for k, v in f.witness.items())
+        return f"unit at {html.escape(unit)}; layer at ${shown}$: {html.escape(cert)}".replace("|", "\\|")
+    return "undecided"
+
+
+def _sym_tex(name) -> str:
+    return r"\alpha" if name == "alpha" else name
+
+
+# -- many activations -------------------------------------------------------------------------------------------
+class ClassificationTable:
+    """Several classifications side by side: one row per activation, one column per symmetry."""
+
+    def __init__(self, results):
+        self.results = list(results)
+
+    def __len__(self):
+        return len(self.results)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        head = "| activation | $\\sigma(z)$ | family | " + " | ".join(f"${_TEX[k]}$" for k in SYMMETRIES) + " |"
+        rows = [head, "|---|---|---|" + "---|" * len(SYMMETRIES)]
+        for c in self.results:
+            cells = []
+            for key in SYMMETRIES:
+                f = c[key]
+                cells.append(f"{render.badge(f.verdict)}<br><small>{_short(f)}</small>")
+            formula = sp.latex(c.expr)
+            formula = f"${formula}$" if len(formula) <= 90 else "(see its classification)"
+            rows.append(f"| {html.escape(c.label)} | {formula} | {html.escape(c.family_text())} | "
+                        + " | ".join(cells) + " |")
+        width = max((len(c.label) for c in self.results), default=0)
+        plain = "\n".join(
+            f"{c.label:<{width}}  " + " ".join(f"{c[k].verdict.value:<9}" for k in SYMMETRIES) + f"  {c.family_text()}"
+            for c in self.results)
+        return {"text/markdown": "\n".join(rows) + "\n", "text/plain": plain}, {}
+
+
+def _short(f: Finding) -> str:
+    if f.verdict is Verdict.PROVED:
+        return html.escape(f.unit.evidence.strategy) + ", then unit by unit"
+    if f.verdict is Verdict.REFUTED:
+        unit = ", ".join(f"{_sym_html(k)} = {v}" for k, v in f.unit.evidence.witness.items())
+        how = "arb" if f.layer.evidence.enclosure else "exact"
+        return f"at {unit}; layer residual {how}"
+    return "undecided"
+
+
+def _sym_html(name: str) -> str:
+    return "α" if name == "alpha" else name
+
+
+def classification_table(results) -> ClassificationTable:
+    """A table of classifications (e.g. the activation atlas): a verdict badge and its certificate per cell.
+
+    >>> import derive
+    >>> from derive.classify import classification_table
+    >>> t = classification_table([derive.classify("abs", name="doc_abs")])
+    >>> print(t._repr_mimebundle_()[0]["text/plain"])
+    doc_abs  refuted   proved    refuted    positively homogeneous (c+ = 1, c- = -1)
+    """
+    results = list(results)
+    for r in results:
+        if not isinstance(r, Classification):
+            raise TypeError(f"classification_table: expected Classification objects, got {type(r).__name__}")
+    return ClassificationTable(results)
