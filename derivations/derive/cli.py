@@ -66,8 +66,8 @@ def report(runs, as_json: bool = False) -> int:
     counts = {v.value: sum(c["verdict"] == v.value for c in claims) for v in Verdict}
     bad = [c["id"] for c in claims if c.get("expect") not in (None, c["verdict"])]
     failed = [r.name for r in runs if r.error]
-    summary = f"{len(claims)} claims in {len(runs)} notebooks" + "".join(
-        (": " if k == 0 else ", ") + f"{n} {v}" for k, (v, n) in enumerate((v, n) for v, n in counts.items() if n))
+    parts = ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+    summary = f"{len(claims)} claims in {len(runs)} notebooks" + (f": {parts}" if parts else "")
     print(("\n" if not as_json else "") + summary, file=sys.stderr if as_json else sys.stdout)
     if bad or failed:
         print(f"FAILED: unexpected verdicts {bad}, failing notebooks {failed}", file=sys.stderr)

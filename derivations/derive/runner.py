@@ -1,8 +1,8 @@
 """Execute the notebooks and collect every claim they make, with its verdict and time.
 
-Notebooks run in fresh kernels of the current Python (never rewriting the committed files unless asked, as by
-``derive refresh``); the claims are read back from their outputs: the claim table each notebook ends with
-carries every record under :data:`derive.render.TABLE_MIME`.
+Notebooks run in fresh kernels of the current Python, forked from a warm server (:mod:`derive.kernels`), and
+never rewrite the committed files unless asked (as by ``derive refresh``). The claims are read back from their
+outputs: the claim table each notebook ends with carries every record under :data:`derive.render.TABLE_MIME`.
 """
 from __future__ import annotations
 
@@ -138,11 +138,11 @@ def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=No
     stored run took longest start first (:func:`recorded_seconds`), so that none of them is left running alone
     at the end; the runs are returned in the order of ``paths``.
     """
+    from . import kernels
+
     paths = [Path(p) for p in paths]
     workers = workers or min(len(paths), os.cpu_count() or 1) or 1
     runs: dict[Path, NotebookRun] = {}
-    from . import kernels
-
     kernels.warm()  # the kernel server imports while the notebooks are read
     running: dict[str, object] = {}
 
