@@ -180,7 +180,22 @@ class ForkedKernelManager(AsyncKernelManager):
 
 
 def start(cwd: str | os.PathLike) -> ForkedKernelManager:
-    """Fork a fresh kernel working in ``cwd``; return its manager (then :func:`connect` to it)."""
+    """Fork a fresh kernel working in ``cwd``; return its manager (then :func:`connect` to it).
+
+    >>> import asyncio
+    >>> from derive import kernels
+    >>> async def run(code):
+    ...     km = kernels.start(".")
+    ...     kc = await kernels.connect(km)
+    ...     try:
+    ...         return (await kc.execute_interactive(code, timeout=60))["content"]["status"]
+    ...     finally:
+    ...         kc.stop_channels()
+    ...         await km.shutdown_kernel()
+    ...         await km.cleanup_resources()
+    >>> asyncio.run(run("import derive; a, b = derive.real('a b')"))
+    'ok'
+    """
     folder = tempfile.mkdtemp(prefix="derive-kernel-")
     km = ForkedKernelManager(transport="ipc", ip=os.path.join(folder, "ipc"))
     km.connection_file = os.path.join(folder, "kernel.json")

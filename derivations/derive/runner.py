@@ -137,6 +137,17 @@ def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=No
     (:mod:`derive.kernels`), so a notebook's time is its own work, not Python's start-up. The notebooks whose
     stored run took longest start first (:func:`recorded_seconds`), so that none of them is left running alone
     at the end; the runs are returned in the order of ``paths``.
+
+    >>> import tempfile, nbformat
+    >>> from pathlib import Path
+    >>> from derive.runner import run_all
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+    ...     "import derive\\na = derive.real('a')\\nderive.claim('doc.square', (a + 1)**2, a**2 + 2*a + 1).prove()")])
+    >>> nbformat.write(nb, folder / "01_doc.ipynb")
+    >>> [run] = run_all([folder / "01_doc.ipynb"], folder / "out")
+    >>> run.ok, [(c["id"], c["verdict"]) for c in run.claims], run.output.name
+    (True, [('doc.square', 'proved')], '01_doc.ipynb')
     """
     from . import kernels
 
