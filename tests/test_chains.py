@@ -146,7 +146,14 @@ def test_relu_homogeneity_cannot_be_instantiated_at_a_negative_scale():
 def test_divide():
     ch = chain("demo.div", (w * a, w * b)).step((a, b), rules.divide(w))
     assert ch.verdict is Verdict.PROVED
-    assert free("demo.div_zero", (c * a, c * b)).step((a, b), rules.divide(c)).verdict is Verdict.UNPROVEN
+    zero = free("demo.div_zero", (c * a, c * b)).step((a, b), rules.divide(c))
+    assert zero.verdict is Verdict.UNPROVEN
+    assert zero.evidence.detail == ("step 1 (divide) needs Ne(c, 0), which neither the symbols' assumptions nor "
+                                    "the chain's assume give")
+    assumed = chain("demo.div_assumed", (c * a, c * b), assume=[sp.Ne(c, 0)]).step((a, b), rules.divide(c))
+    assert assumed.verdict is Verdict.PROVED
+    with pytest.raises(ValueError, match="divide: 0 is zero"):
+        rules.divide(sp.Integer(0))
     assert free("demo.div_wrong", (w * a, w * b)).step((a, 2 * b), rules.divide(w)).verdict is Verdict.UNPROVEN
     with pytest.raises(TypeError, match="divide: by must be a SymPy expression, got int"):
         rules.divide(2)
@@ -184,12 +191,17 @@ def test_using_respects_the_assumptions():
     assert homogeneous.verdict is Verdict.PROVED
     with pytest.raises(ValueError, match="using: p := -1 breaks the assumption that p is positive"):
         rules.using(homogeneous, {p: -1})
-    assumed = claim("demo.assumed", RELU(c * a), c * RELU(a), assume=[c > 0])
-    with pytest.raises(ValueError, match=r"using: demo.assumed assumes c > 0, which is not known to hold here"):
-        rules.using(assumed)
-    with pytest.raises(ValueError, match=r"\(it becomes False\)"):
-        rules.using(assumed, {c: -1})
-    assert rules.using(assumed, {c: 2}).uses == ("demo.assumed",)
+    assumed = claim("demo.assumed", (c**2 - a**2) / (c - a), c + a, assume=[c > a]).prove()
+    assert assumed.verdict is Verdict.PROVED
+    with pytest.raises(ValueError, match=r"using: demo.assumed assumes c > a, which fails here \(it becomes False\)"):
+        rules.using(assumed, {c: a - 1})
+    assert rules.using(assumed, {c: a + p}).requires == ()  # p > 0 settles it
+    quotient = (b**2 - a**2) / (b - a)
+    unassumed = free("demo.using_unassumed", quotient).step(b + a, rules.using(assumed, {c: b}))
+    assert unassumed.verdict is Verdict.UNPROVEN
+    assert unassumed.evidence.detail.startswith("step 1 (using) needs b > a, which neither")
+    assumed_here = chain("demo.using_assumed", quotient, assume=[b > a]).step(b + a, rules.using(assumed, {c: b}))
+    assert assumed_here.verdict is Verdict.PROVED
 
 
 # -- construction errors and rendering ------------------------------------------------------------------------

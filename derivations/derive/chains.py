@@ -36,7 +36,8 @@ class Chain(Statement):
     def __init__(self, identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title=""):
         self.start = _pair(f"chain({identifier!r})", start)
         self.equations = isinstance(self.start, tuple)
-        self.steps: list[tuple] = []  # (expression, rule, detail or None)
+        self.steps: list[tuple] = []  # (expression, rule, detail or None, note)
+        self._why: dict[int, str] = {}  # step index -> why it fails, when that is more than "does not hold"
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume)
 
     def step(self, expr, rule, note: str = ""):
@@ -51,8 +52,12 @@ class Chain(Statement):
             raise ValueError(f"{where}: rule {rule.name} relates equations; start the chain with a (lhs, rhs) pair")
         prev = self.steps[-1][0] if self.steps else self.start
         t0 = time.perf_counter()
-        detail = rule.check(prev, expr)
+        unmet = [c for c in rule.requires if c not in self.assume]  # the step holds only where these do
+        detail = None if unmet else rule.check(prev, expr)
         seconds = self.evidence.seconds + time.perf_counter() - t0
+        if unmet:
+            self._why[len(self.steps)] = (f"needs {', '.join(sp.sstr(c) for c in unmet)}, which neither the symbols' "
+                                          f"assumptions nor the chain's assume give")
         self.steps.append((expr, rule, detail, note))
         for u in rule.uses:
             if u not in self.uses:
@@ -61,8 +66,9 @@ class Chain(Statement):
         names = sorted({s[1].name for s in self.steps})
         if failed:
             self.verdict = Verdict.UNPROVEN
+            why = self._why.get(failed[0] - 1, "does not hold")
             self.evidence = Evidence(strategy="chain", seconds=seconds,
-                                     detail=f"step {failed[0]} ({self.steps[failed[0] - 1][1].name}) does not hold")
+                                     detail=f"step {failed[0]} ({self.steps[failed[0] - 1][1].name}) {why}")
         else:
             self.verdict = Verdict.PROVED
             self.evidence = Evidence(strategy="chain", seconds=seconds,

@@ -24,13 +24,18 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Rule:
-    """A named rule: ``check(prev, next)`` returns a detail string or ``None``."""
+    """A named rule: ``check(prev, next)`` returns a detail string or ``None``.
+
+    ``requires`` lists the conditions the step also needs that the symbols' own assumptions do not settle (such
+    as ``z ≠ 0`` to divide by a real ``z``): a chain takes such a step only when it assumes each of them itself.
+    """
 
     name: str
     label: str  # LaTeX (math mode): words inside \text{}
     check: Callable = field(repr=False, compare=False)
     uses: tuple[str, ...] = ()
     equations: bool = False  # True for rules between equations (implication chains)
+    requires: tuple = ()
 
 
 def _diff(pair):
@@ -94,17 +99,27 @@ def instantiate(mapping: dict) -> Rule:
 
 
 def divide(by) -> Rule:
-    """Divide both sides by ``by``, which the symbols' assumptions make nonzero."""
+    """Divide both sides by ``by``: nonzero by the symbols' assumptions, or by the chain's (``requires``).
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> w = sp.Symbol("w", real=True)
+    >>> s = derive.sigma
+    >>> derive.chain("doc.divide", (s(w), s(1) * w), assume=[sp.Ne(w, 0)]).step(
+    ...     (s(w) / w, s(1)), rules.divide(w)).verdict
+    <Verdict.PROVED: 'proved'>
+    """
     if not isinstance(by, sp.Expr):
         raise TypeError(f"divide: by must be a SymPy expression, got {type(by).__name__}")
+    if by.is_zero:
+        raise ValueError(f"divide: {sp.sstr(by)} is zero")
 
     def check(p, n):
-        if by.is_zero is not False:
-            return None
         rest = _diff(n) * by - _diff(p)  # rational() leaves denominator-free differences to expand()
         return "division by a nonzero factor" if strategies.expand(rest) or strategies.rational(rest) else None
 
-    return Rule("divide", _text("divide by ") + f"{sp.latex(by)} \\neq 0", check, equations=True)
+    requires = () if by.is_zero is False else (sp.Ne(by, 0),)
+    return Rule("divide", _text("divide by ") + f"{sp.latex(by)} \\neq 0", check, equations=True, requires=requires)
 
 
 def rearrange() -> Rule:
@@ -120,16 +135,19 @@ def rearrange() -> Rule:
 def using(claim, mapping: dict | None = None) -> Rule:
     """A step that applies an already proved claim (at ``mapping``): ``prev - next`` is its ``lhs - rhs``.
 
-    For equation steps, the new equation must follow from the old one and the claim by adding the claim's
+    The claim's assumptions, at ``mapping``, must hold: by the symbols' assumptions, or by the chain's own
+    (``requires``). For equation steps, the new equation must follow from the old one and the claim by adding the claim's
     identity: ``(l1 - r1) - (l0 - r0)`` equals ``±(lhs - rhs)`` of the claim.
     """
     mapping = dict(mapping or {})
     _check_mapping("using", mapping, allow_empty=True)
-    for cond in getattr(claim, "assume", ()):
+    requires = []
+    for cond in getattr(claim, "assume", ()):  # the claim holds only where its assumptions do
         held = evaluate_at(cond, mapping)
-        if held is not sp.true:  # the claim holds only where its assumptions do
-            raise ValueError(f"using: {claim.identifier} assumes {sp.sstr(cond)}, which is not known to hold here "
-                             f"(it becomes {sp.sstr(held)})")
+        if held is sp.false:
+            raise ValueError(f"using: {claim.identifier} assumes {sp.sstr(cond)}, which fails here (it becomes False)")
+        if held is not sp.true:
+            requires.append(held)
 
     def check(p, n):
         if claim.verdict is not Verdict.PROVED:
@@ -140,7 +158,7 @@ def using(claim, mapping: dict | None = None) -> Rule:
 
     where = (_text(" at ") + _mapping_tex(mapping)) if mapping else ""
     return Rule("using", _text(f"by {claim.identifier}") + where, check,
-                uses=(claim.identifier,))
+                uses=(claim.identifier,), requires=tuple(requires))
 
 
 def _check_mapping(where, mapping, allow_empty=False):
