@@ -188,6 +188,9 @@ def test_command_line(capsys):
     assert data["family"] == "not positively homogeneous"
     assert cli.main(["classify", "__import__('os').system('true')"]) == 2
     assert "attribute access not allowed" in capsys.readouterr().err
+    assert cli.main(["classify", "log(z)"]) == 2
+    assert capsys.readouterr().err == ("derive classify: sigma must be real and finite on the whole real line, but "
+                                       "log(z) at z = -2 is log(2) + I*pi\n")
 
 
 def test_constant_activations():

@@ -110,7 +110,7 @@ def cmd_classify(args) -> int:
     try:
         result = classify(args.expr, label=args.expr)
     except ValueError as exc:
-        print(f"derive classify: {exc}", file=sys.stderr)
+        print(f"derive classify: {str(exc).removeprefix('classify: ')}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(result.as_dict(), indent=1))
