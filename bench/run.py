@@ -30,7 +30,7 @@ from sympy.matrices.expressions import MatrixExpr
 import derive
 from derive import forms, registry
 from derive.budget import OutOfTime, time_budget
-from derive.runner import find_notebooks
+from derive.runner import find_notebooks, recorded_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -186,6 +186,9 @@ def suite_vs_floor(jobs):
     print(f"   derive check forks its kernels from a warm server: {forked:.3f} s per notebook for the same "
           f"(the first, with the server's own start: {first:.2f} s)")
     print(f"   derive check: {wall:.1f} s wall (exit {proc.returncode}) = {wall / floor:.2f}x the floor")
+    cells = sum(recorded_seconds(nb) for nb in find_notebooks(ROOT / "build" / "notebooks"))
+    print(f"   of which the notebooks' own cells: {cells:.1f} s in all, {cells / jobs:.1f} s per job; the rest is "
+          f"the server's start, {n} kernels and the command's own start")
     per = [ln for ln in proc.stderr.splitlines() if ln.startswith("[")]
     for ln in per:
         print("   " + ln)
