@@ -7,6 +7,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+import derive
 from derive import cli, runner
 from derive.render import MIME, TABLE_MIME
 from derive.runner import NotebookRun
@@ -194,3 +195,11 @@ def test_recorded_seconds_sums_the_stored_cell_times(tmp_path):
     nbformat.write(nb, path)
     assert runner.recorded_seconds(path) == pytest.approx(1.75)  # the third cell has no record
     assert runner.recorded_seconds(write_notebook(tmp_path / "02_fresh.ipynb", ["1"])) == 0.0
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--version"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"derive {derive.__version__} (Python ") and "SymPy 1.14" in out

@@ -32,6 +32,12 @@ def _progress(done, total, run):
           file=sys.stderr, flush=True)
 
 
+def _sympy_version() -> str:
+    import sympy
+
+    return sympy.__version__
+
+
 def _seconds(text: str) -> int:
     try:
         value = int(text)
@@ -144,7 +150,11 @@ def cmd_build(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     p = argparse.ArgumentParser(prog="derive", description=__doc__.splitlines()[0])
+    p.add_argument("-V", "--version", action="version",
+                   version=f"derive {__version__} (Python {sys.version.split()[0]}, SymPy {_sympy_version()})")
     sub = p.add_subparsers(dest="command", required=True)
 
     def notebook_args(sp):
