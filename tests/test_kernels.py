@@ -163,3 +163,12 @@ def test_ctrl_c_stops_the_run_and_its_kernels(tmp_path):
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "derive check: interrupted"
     assert gone(int(pid_file.read_text()))
+
+
+def test_a_long_temporary_folder_does_not_break_the_sockets(tmp_path, monkeypatch):
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    monkeypatch.setenv("TMPDIR", str(deep))
+    monkeypatch.setattr(kernels.tempfile, "tempdir", None)  # read TMPDIR again
+    nb = write_notebook(tmp_path / "01_any.ipynb", ["1 + 1"])
+    assert runner.run_one(nb, tmp_path / "out").error == ""

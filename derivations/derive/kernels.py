@@ -37,6 +37,9 @@ _INLINE = "module://matplotlib_inline.backend_inline"  # what an IPython kernel 
 # as nbclient starts its kernels: no history written to the user's profile
 _KERNEL_ARGS = ["--HistoryManager.hist_file=:memory:"]
 
+#: the longest folder for the kernel's IPC sockets ("<folder>/ipc-<port>" must fit a Unix socket path)
+_MAX_FOLDER = 90
+
 _server: subprocess.Popen | None = None
 _ready = False
 _lock = threading.RLock()
@@ -197,6 +200,9 @@ def start(cwd: str | os.PathLike) -> ForkedKernelManager:
     'ok'
     """
     folder = tempfile.mkdtemp(prefix="derive-kernel-")
+    if len(folder) > _MAX_FOLDER and os.path.isdir("/tmp"):  # a socket path has at most ~107 bytes
+        os.rmdir(folder)
+        folder = tempfile.mkdtemp(prefix="derive-kernel-", dir="/tmp")
     km = ForkedKernelManager(transport="ipc", ip=os.path.join(folder, "ipc"))
     km.connection_file = os.path.join(folder, "kernel.json")
     km.write_connection_file()
