@@ -1,4 +1,5 @@
 """Forked kernels: each notebook still gets a fresh kernel of its own, and a failing kernel is reported, not hung on."""
+import asyncio
 import json
 import os
 import time
@@ -172,3 +173,14 @@ def test_a_long_temporary_folder_does_not_break_the_sockets(tmp_path, monkeypatc
     monkeypatch.setattr(kernels.tempfile, "tempdir", None)  # read TMPDIR again
     nb = write_notebook(tmp_path / "01_any.ipynb", ["1 + 1"])
     assert runner.run_one(nb, tmp_path / "out").error == ""
+
+
+def test_a_kernel_that_dies_starting_says_why(tmp_path, capfd):
+    kernels._stop()  # a server started now writes to this test's captured stderr
+    km = kernels.start(tmp_path / "no" / "such" / "folder")
+    try:
+        with pytest.raises(RuntimeError, match="the kernel died before it answered"):
+            asyncio.run(kernels.connect(km, timeout=30))
+    finally:
+        asyncio.run(km.cleanup_resources())
+    assert "derive kernel for " in capfd.readouterr().err

@@ -93,6 +93,8 @@ def serve() -> None:  # pragma: no cover - runs as ``python -m derive.kernels``
                 replies.close()
                 _become_kernel(connection_file, cwd, server)
                 code = 0
+            except BaseException as exc:  # say why on stderr; the caller sees the kernel die
+                print(f"derive kernel for {cwd}: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
             finally:
                 os._exit(code)
         replies.write(f"{pid}\n")
