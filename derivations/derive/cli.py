@@ -22,7 +22,7 @@ BUILD = Path("build/notebooks")
 def _line(c: dict) -> str:
     symbol, _ = render.STYLE[Verdict(c["verdict"])]
     seconds = f"{c['seconds']:.3f}s" if c.get("seconds") is not None else "   -  "
-    flag = "" if c.get("expect") in (None, c["verdict"]) else f"  << expected {c['expect']}"
+    flag = f"  << expected {c['expect']}" if render.unexpected(c) else ""
     return f"  {symbol} {c['verdict']:<9} {c['id']:<44} {seconds:>8}  {render.how(c)}{flag}"
 
 
@@ -69,10 +69,9 @@ def report(runs, as_json: bool = False) -> int:
             for c in r.claims:
                 print(_line(c))
     claims = [c for r in runs for c in r.claims]
-    counts = {v.value: sum(c["verdict"] == v.value for c in claims) for v in Verdict}
-    bad = [c["id"] for c in claims if c.get("expect") not in (None, c["verdict"])]
+    bad = [c["id"] for c in claims if render.unexpected(c)]
     failed = [r.name for r in runs if r.error]
-    parts = ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+    parts = ", ".join(f"{n} {v}" for v, n in render.verdict_counts(claims))
     summary = f"{len(claims)} claims in {len(runs)} notebooks" + (f": {parts}" if parts else "")
     print(("\n" if not as_json else "") + summary, file=sys.stderr if as_json else sys.stdout)
     if bad or failed:

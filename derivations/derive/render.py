@@ -11,7 +11,8 @@ import sympy as sp
 
 from .verdict import Verdict
 
-__all__ = ["MIME", "TABLE_MIME", "badge", "tex", "statement_tex", "how", "plain_markdown", "mimebundle", "table_markdown"]
+__all__ = ["MIME", "TABLE_MIME", "badge", "tex", "statement_tex", "how", "plain_markdown", "unexpected",
+           "verdict_counts", "mimebundle", "table_markdown"]
 
 #: the MIME type of one claim's record in a notebook output
 MIME = "application/vnd.derive.claim+json"
@@ -83,6 +84,26 @@ def how(record: dict) -> str:
             cert = f"exact residual {record['residual']}"
         return f"refuted{where}: {cert}"
     return record["detail"] or "no strategy settled it"
+
+
+def unexpected(record: dict) -> bool:
+    """Whether a claim record got a verdict other than the one it expects (``expect`` None: anything goes).
+
+    >>> unexpected({"verdict": "refuted", "expect": "proved"}), unexpected({"verdict": "proved", "expect": None})
+    (True, False)
+    """
+    return record.get("expect") not in (None, record["verdict"])
+
+
+def verdict_counts(records) -> list[tuple[str, int]]:
+    """``[(verdict, how many records have it)]`` in the order of :class:`Verdict`, verdicts nobody has left out.
+
+    >>> verdict_counts([{"verdict": "refuted"}, {"verdict": "proved"}, {"verdict": "refuted"}])
+    [('proved', 1), ('refuted', 2)]
+    """
+    records = list(records)
+    counts = [(v.value, sum(r["verdict"] == v.value for r in records)) for v in Verdict]
+    return [(v, n) for v, n in counts if n]
 
 
 def mimebundle(record: dict, body_tex: str) -> dict:

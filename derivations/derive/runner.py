@@ -38,7 +38,7 @@ class NotebookRun:
 
     @property
     def ok(self) -> bool:
-        return not self.error and all(c["expect"] in (None, c["verdict"]) for c in self.claims)
+        return not self.error and not any(render.unexpected(c) for c in self.claims)
 
 
 def find_notebooks(root: str | os.PathLike = "notebooks") -> list[Path]:

@@ -24,7 +24,7 @@ class ClaimTable:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         summary = _counts(self.records)
-        unexpected = [r["id"] for r in self.records if r.get("expect") and r["expect"] != r["verdict"]]
+        unexpected = [r["id"] for r in self.records if render.unexpected(r)]
         tail = f"; **unexpected: {', '.join(unexpected)}**" if unexpected else "; every verdict as expected"
         plain = "\n".join(f"{r['verdict']:>9}  {r['id']}" for r in self.records)
         markdown = f"**{len(self.records)} claims**: {summary}{tail}\n\n" + render.table_markdown(self.records)

@@ -213,25 +213,23 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
                 "page": pages.page_name(r.name), "notebook": r.name, "title": c.get("title") or "",
                 "statement": c.get("statement", ""), "assume": r",\ ".join(c.get("assume_tex") or []),
                 "badge": render.badge(Verdict(c["verdict"])), "status": status, "status_short": SHORT[status],
-                "unexpected": c.get("expect") not in (None, c["verdict"]), "expect": c.get("expect"),
+                "unexpected": render.unexpected(c), "expect": c.get("expect"),
                 "how": how,
                 "uses": [{"id": u, "href": None if graph.nodes[u].missing else f"#claim-{u}"} for u in c.get("uses", [])],
             })
             seen.add(c["id"])
     claims = [c for r in runs for c in r.claims]
     problems = [f"{r.name} failed: {r.error}" for r in runs if r.error]
-    problems += [f"{c['id']}: expected {c['expect']}, got {c['verdict']}" for c in claims
-                 if c.get("expect") not in (None, c["verdict"])]
+    problems += [f"{c['id']}: expected {c['expect']}, got {c['verdict']}" for c in claims if render.unexpected(c)]
     missing = [n.id for n in graph.nodes.values() if n.missing]
     if missing:
         problems.append("used but stated in no notebook: " + ", ".join(missing))
     cycles = sorted(graph.cycles())
     if cycles:
         problems.append("claims that use each other in a circle: " + ", ".join(cycles))
-    verdict_counts = [(v.value, sum(c["verdict"] == v.value for c in claims)) for v in Verdict]
     return {
         "title": title, "notebooks": steps, "claims": rows, "n_claims": len(claims), "problems": problems,
-        "verdict_counts": [(v, n) for v, n in verdict_counts if n],
+        "verdict_counts": render.verdict_counts(claims),
         "badges": {v.value: render.badge(v) for v in Verdict}, "fully": graph.counts()["fully-proved"],
         "legend": legend, "legend_items": [(s, v[0], v[1], v[2]) for s, v in STATUSES.items()],
         "svg": svg(graph, lambda node: href(node.id)),
