@@ -150,15 +150,9 @@ def forked_kernel(repeats=3):
     from derive import kernels
 
     async def once():
-        km = kernels.start(ROOT)
-        kc = await kernels.connect(km)
-        try:
+        async with kernels.running(ROOT) as (_, kc):
             reply = await kc.execute_interactive("import sympy, numpy, matplotlib.pyplot, derive", timeout=120)
             assert reply["content"]["status"] == "ok", reply["content"]
-        finally:
-            kc.stop_channels()
-            await km.shutdown_kernel()
-            await km.cleanup_resources()
 
     start = time.perf_counter()
     asyncio.run(once())

@@ -27,7 +27,7 @@ from queue import Empty
 import zmq
 from jupyter_client.manager import AsyncKernelManager
 
-__all__ = ["ForkedKernelManager", "start", "connect", "warm"]
+__all__ = ["ForkedKernelManager", "start", "connect", "running", "warm"]
 
 # Never a module whose import looks for a running IPython shell (there is none yet): the inline backend, for
 # one, hooks itself into the shell when imported, so a kernel must import it itself (on its first figure).
@@ -185,22 +185,8 @@ class ForkedKernelManager(AsyncKernelManager):
 
 
 def start(cwd: str | os.PathLike) -> ForkedKernelManager:
-    """Fork a fresh kernel working in ``cwd``; return its manager (then :func:`connect` to it).
-
-    >>> import asyncio
-    >>> from derive import kernels
-    >>> async def run(code):
-    ...     km = kernels.start(".")
-    ...     kc = await kernels.connect(km)
-    ...     try:
-    ...         return (await kc.execute_interactive(code, timeout=60))["content"]["status"]
-    ...     finally:
-    ...         kc.stop_channels()
-    ...         await km.shutdown_kernel()
-    ...         await km.cleanup_resources()
-    >>> asyncio.run(run("import derive; a, b = derive.real('a b')"))
-    'ok'
-    """
+    """Fork a fresh kernel working in ``cwd``; return its manager (then :func:`connect` to it, or use
+    :func:`running`, which also stops it)."""
     folder = tempfile.mkdtemp(prefix="derive-kernel-")
     if len(folder) > _MAX_FOLDER and os.path.isdir("/tmp"):  # a socket path has at most ~107 bytes
         os.rmdir(folder)
@@ -241,6 +227,30 @@ async def connect(km: ForkedKernelManager, timeout: float = 60.0):
             kc.stop_channels()
             raise RuntimeError("the kernel died before it answered" if not km.has_kernel
                                else f"the kernel did not answer in {timeout:g} s")
+
+
+@contextlib.asynccontextmanager
+async def running(cwd: str | os.PathLike):
+    """A fresh kernel in ``cwd``, connected: ``async with running(cwd) as (manager, client)``; stopped after.
+
+    >>> import asyncio
+    >>> from derive import kernels
+    >>> async def run(code):
+    ...     async with kernels.running(".") as (km, kc):
+    ...         return (await kc.execute_interactive(code, timeout=60))["content"]["status"]
+    >>> asyncio.run(run("import derive; a, b = derive.real('a b')"))
+    'ok'
+    """
+    km = start(cwd)
+    kc = None
+    try:
+        kc = await connect(km)
+        yield km, kc
+    finally:
+        if kc is not None:
+            kc.stop_channels()
+        await km.shutdown_kernel()
+        await km.cleanup_resources()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -73,24 +73,17 @@ async def _execute(source: Path, out_dir: Path | None, timeout: int) -> Notebook
 
     nb = nbformat.read(source, as_version=4)
     start = time.perf_counter()
-    km = client = None
     error = ""
     try:
-        km = kernels.start(source.parent.resolve())
-        client = NotebookClient(nb, km=km, timeout=timeout)
-        client.kc = await kernels.connect(km)
-        await client.async_execute()
+        async with kernels.running(source.parent.resolve()) as (km, kc):
+            client = NotebookClient(nb, km=km, timeout=timeout)
+            client.kc = kc
+            await client.async_execute()
     except CellExecutionError as exc:
         lines = [ln for ln in _ANSI.sub("", str(exc)).splitlines() if ln.strip()]
         error = lines[-1] if lines else "a cell failed"
     except Exception as exc:  # the kernel could not start, died or timed out: report it, do not hide it
         error = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
-    finally:
-        if client is not None and client.kc is not None:
-            client.kc.stop_channels()
-        if km is not None:
-            await km.shutdown_kernel()
-            await km.cleanup_resources()
     seconds = time.perf_counter() - start
     target = source if out_dir is None else Path(out_dir) / source.name
     target.parent.mkdir(parents=True, exist_ok=True)
