@@ -144,8 +144,7 @@ def sigma_over_z(names, *, lim: float = 4.0, n: int = 400, ncols: int | None = N
     """
     fns = _functions("sigma_over_z", names)
     lim = _limit("sigma_over_z", "lim", lim)
-    half = np.linspace(lim / (2 * int(n)), lim, int(n))
-    zs = np.concatenate([-half[::-1], [np.nan], half])  # NaN: no line drawn across z = 0
+    zs = _without_zero(lim, n)
     fig, axes = _panels(len(fns), ncols, aspect=0.8)
     for ax, (name, fn) in zip(axes, fns):
         ratio = fn(zs) / zs
@@ -165,6 +164,12 @@ def sigma_over_z(names, *, lim: float = 4.0, n: int = 400, ncols: int | None = N
     axes[0].legend(loc="best", fontsize=8)
     fig.suptitle(r"$\sigma(z)/z$ (blue) against $\sigma(1)$ (dashed): equal for all $z \neq 0$ only for linear $\sigma$", wrap=True)
     return fig
+
+
+def _without_zero(lim: float, n) -> np.ndarray:
+    """``n`` points on each side of 0 up to ``±lim``, and a NaN between them: no line is drawn across 0."""
+    half = np.linspace(lim / (2 * int(n)), lim, int(n))
+    return np.concatenate([-half[::-1], [np.nan], half])
 
 
 def _array(where: str, name: str, M) -> np.ndarray:
@@ -198,8 +203,7 @@ def scaling_orbit(names, x, Q, K, V, *, lim: float = 4.0, n: int = 400, output: 
     if isinstance(output, bool) or not isinstance(output, int) or not 0 <= output < V.shape[1]:
         raise ValueError(f"{where}: output must be an index below {V.shape[1]}, got {output!r}")
     lim = _limit(where, "lim", lim)
-    half = np.linspace(lim / (2 * int(n)), lim, int(n))
-    alphas = np.concatenate([-half[::-1], [np.nan], half])
+    alphas = _without_zero(lim, n)
     fig, axes = _panels(len(fns), ncols, aspect=0.95)
     for ax, (name, fn) in zip(axes, fns):
         sigma = activation(name)
