@@ -81,8 +81,12 @@ def report(runs, as_json: bool = False) -> int:
     return 0
 
 
+def _run(args, paths, out_dir, progress=_progress):
+    return runner.run_all(paths, out_dir, workers=args.jobs, progress=progress, timeout=args.timeout)
+
+
 def cmd_check(args) -> int:
-    runs = runner.run_all(_select(args), BUILD, workers=args.jobs, progress=_progress, timeout=args.timeout)
+    runs = _run(args, _select(args), BUILD)
     return report(runs, args.json)
 
 
@@ -103,7 +107,7 @@ def cmd_refresh(args) -> int:
 
     runs = []
     for batch in (b for b in (rest, summaries) if b):
-        runs += runner.run_all(batch, None, workers=args.jobs, progress=progress, timeout=args.timeout)
+        runs += _run(args, batch, None, progress)
     order = {p: k for k, p in enumerate(paths)}
     return report(sorted(runs, key=lambda r: order[r.source]))
 
@@ -138,7 +142,7 @@ def cmd_build(args) -> int:
     except (FileNotFoundError, ValueError) as exc:
         print(f"derive: {exc}", file=sys.stderr)
         return 2
-    runs = runner.run_all(_select(args), BUILD, workers=args.jobs, progress=_progress, timeout=args.timeout)
+    runs = _run(args, _select(args), BUILD)
     status = report(runs)
     start = time.perf_counter()
     written = site.build(runs, args.out, mathjax=mathjax)
