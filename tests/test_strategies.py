@@ -134,3 +134,25 @@ def test_prove_zero_records_an_inapplicable_strategy(monkeypatch):
 
     monkeypatch.setitem(strategies.STRATEGIES, "expand", broken)
     assert prove_zero(a - b, ["expand"])[2] == ["expand: not applicable (NotImplementedError)"]
+
+
+def test_prove_zero_shows_a_programming_error(monkeypatch):
+    def broken(diff):
+        raise TypeError("unsupported operand")
+
+    monkeypatch.setitem(strategies.STRATEGIES, "expand", broken)
+    with pytest.raises(TypeError, match="unsupported operand"):
+        prove_zero(a - b, ["expand"])
+
+
+def test_an_enclosing_budget_stops_every_strategy(monkeypatch):
+    def slow(diff):
+        while True:
+            pass
+
+    monkeypatch.setitem(strategies.STRATEGIES, "expand", slow)
+    monkeypatch.setitem(strategies.STRATEGIES, "rational", slow)
+    with pytest.raises(OutOfTime) as caught:
+        with time_budget(0.1):
+            prove_zero(a - b, ["expand", "rational"], budget=5.0)
+    assert caught.value.outer is False and caught.value.seconds == 0.1

@@ -209,6 +209,11 @@ def simplify_small(diff):
     return None
 
 
+def _first_line(exc) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:80] if text else ""
+
+
 #: name -> strategy, cheapest first
 STRATEGIES = {
     "structural": structural,
@@ -243,11 +248,19 @@ def prove_zero(diff, strategies=None, budget: float = 5.0):
         try:
             with time_budget(budget):
                 detail = STRATEGIES[name](diff)
-        except OutOfTime:
+        except OutOfTime as exc:
+            if exc.outer:  # the caller's whole budget is spent: no further strategy may run
+                raise
             attempts.append(f"{name}: out of time after {budget:g} s")
             continue
-        except (TypeError, ValueError, NotImplementedError, RecursionError, sp.PolynomialError) as exc:
-            attempts.append(f"{name}: not applicable ({type(exc).__name__})")
+        except (NotImplementedError, RecursionError, sp.PolynomialError) as exc:
+            said = _first_line(exc)
+            attempts.append(f"{name}: not applicable ({type(exc).__name__}{': ' + said if said else ''})")
+            continue
+        except TypeError as exc:  # SymPy's word for an undecidable comparison; anything else is a bug to show
+            if "truth value of Relational" not in str(exc):
+                raise
+            attempts.append(f"{name}: not applicable (an undecidable comparison)")
             continue
         spent = time.perf_counter() - start
         if detail is not None:
