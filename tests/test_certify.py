@@ -94,15 +94,29 @@ def test_non_sympy_input_is_a_type_error():
         certify_nonzero(1)
 
 
+def test_a_residual_that_is_not_real_is_certified_by_a_complex_box():
+    assert certify_nonzero(sp.I).method == "acb, 64 bits"
+    assert certify_nonzero((-1) ** sp.Rational(1, 3) + 1).method == "acb, 64 bits"
+    assert certify_nonzero(sp.I * 3 - 3).method == "acb, 64 bits"
+    assert certify_nonzero(sp.sqrt(-4, evaluate=False) - 2 * sp.I) is None  # exactly zero: never certified
+    assert certify_nonzero(sp.exp(sp.I * sp.pi, evaluate=False) + 1) is None
+
+
+def test_a_huge_exact_residual_is_described_not_printed():
+    cert = certify_nonzero(sp.Integer(10) ** 5000)
+    assert cert.value == "an exact integer of 5001 digits" and cert.method == "exact"
+    assert certify_nonzero(-sp.Integer(3) ** 20000).value == "an exact negative integer of 9543 digits"
+    assert certify_nonzero(sp.Rational(1, 7) ** 9000).value == "an exact rational p/q, p of 1 and q of 7606 digits"
+
+
 def test_outside_interval_arithmetic_is_not_certified():
-    assert certify_nonzero(sp.I) is None
     assert certify_nonzero(sp.oo) is None
     assert certify_nonzero(sp.nan) is None
     assert certify_nonzero(sp.zoo) is None
     assert certify_nonzero(sp.gamma(sp.Rational(1, 3))) is None  # no interval rule for gamma
     assert certify_nonzero(derive.sigma(1)) is None
-    assert certify_nonzero(sp.log(-2 + sp.exp(half))) is None  # log of a negative number
-    assert certify_nonzero(sp.sqrt(sp.sin(4))) is None  # complex
+    assert certify_nonzero(sp.log(-2 + sp.exp(half))).method == "acb, 64 bits"  # log of a negative: not real, not 0
+    assert certify_nonzero(sp.sqrt(sp.sin(4))).method == "acb, 64 bits"  # imaginary, not 0
 
 
 def test_undecidable_branches():

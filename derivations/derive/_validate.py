@@ -1,6 +1,8 @@
 """Small argument checks shared by the public functions: one-line TypeError/ValueError messages."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
 
@@ -12,7 +14,15 @@ def _kind(obj) -> str:
 
 
 def require_expr(where: str, name: str, obj) -> None:
-    """Raise TypeError unless ``obj`` is a SymPy expression or matrix."""
+    """Raise TypeError unless ``obj`` is a SymPy expression or matrix, or an exact Python number (int, Fraction).
+
+    A float is refused: ``0.1`` is not one tenth, and a claim about it is no exact statement.
+    """
+    if isinstance(obj, float):
+        raise TypeError(f"{where}: {name} {obj!r} is a floating-point number; write it exactly, "
+                        f"e.g. sp.Rational('{obj!r}')")
+    if isinstance(obj, (int, Fraction)) and not isinstance(obj, bool):
+        return
     if not isinstance(obj, (sp.Basic, sp.MatrixBase)):
         raise TypeError(
             f"{where}: {name} must be a SymPy expression or matrix, got {_kind(obj)} {obj!r:.60}"

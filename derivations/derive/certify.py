@@ -1,8 +1,9 @@
 """Certify that a closed SymPy constant is nonzero: exactly, or by rigorous interval arithmetic.
 
 A rational residual is its own certificate. Anything else (``erf(1)``, ``exp(-2)``, ``sqrt(2)`` ...) is
-enclosed by python-flint ``arb`` balls at increasing precision until the ball excludes zero. A float is never a
-certificate: an expression holding a SymPy ``Float`` is refused.
+enclosed by python-flint ``arb`` balls at increasing precision until the ball excludes zero; a residual that is
+not real (``I``, ``(-1)**(1/3)``: SymPy's principal branches) by ``acb`` boxes that exclude zero. A float is never
+a certificate: an expression holding a SymPy ``Float`` is refused.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 import flint
 import sympy as sp
 
-__all__ = ["Certificate", "certify_nonzero", "enclose", "Undecided"]
+__all__ = ["Certificate", "certify_nonzero", "enclose", "enclose_complex", "Undecided", "short_text"]
 
 PRECISIONS = (64, 128, 256, 512, 1024)
 
@@ -154,6 +155,81 @@ def _arb(e):
     raise Undecided(f"no interval rule for {type(e).__name__}")
 
 
+#: analytic functions that ``acb`` evaluates on the principal branch, as SymPy defines them
+_COMPLEX_UNARY = {
+    sp.exp: "exp", sp.log: "log", sp.erf: "erf", sp.erfc: "erfc", sp.tanh: "tanh", sp.sinh: "sinh",
+    sp.cosh: "cosh", sp.sin: "sin", sp.cos: "cos", sp.tan: "tan", sp.atan: "atan", sp.asinh: "asinh",
+}
+
+
+def _acb(e):
+    """Enclose a closed SymPy constant, possibly not real, in an ``acb`` box at the current precision."""
+    if e is sp.I:
+        return flint.acb(0, 1)
+    if e.is_Rational or e is sp.pi or e is sp.E or isinstance(e, sp.Float):
+        return flint.acb(_arb(e))
+    if isinstance(e, sp.Add):
+        return functools.reduce(operator.add, (_acb(a) for a in e.args))
+    if isinstance(e, sp.Mul):
+        return functools.reduce(operator.mul, (_acb(a) for a in e.args))
+    if isinstance(e, sp.Pow):
+        base, exp = e.args
+        if exp.is_Integer:
+            return _acb(base) ** int(exp)
+        return _acb(base) ** _acb(exp)  # exp(exp * log(base)), the principal branch
+    if isinstance(e, sp.Abs):
+        return flint.acb(abs(_acb(e.args[0])))
+    name = _COMPLEX_UNARY.get(type(e))
+    if name is not None:
+        return getattr(_acb(e.args[0]), name)()
+    return flint.acb(_arb(e))  # Max, Min, Heaviside, Piecewise, sign: real arguments only
+
+
+def enclose_complex(expr, bits: int = 64):
+    """An ``acb`` box that rigorously contains the closed constant ``expr`` (real or not).
+
+    >>> import sympy as sp
+    >>> from derive.certify import enclose_complex
+    >>> enclose_complex((-1) ** sp.Rational(1, 3)).real.str(5)
+    '[0.50000 +/- ...]'
+    """
+    with _precision(bits):
+        return _acb(sp.sympify(expr))
+
+
+def _excludes_zero(box) -> bool:
+    return bool(box.real > 0 or box.real < 0 or box.imag > 0 or box.imag < 0)
+
+
+def short_text(expr, limit: int = 160) -> str:
+    """``sstr(expr)`` cut to ``limit`` characters; a number too long to print is described by its size.
+
+    >>> import sympy as sp
+    >>> short_text(sp.Integer(10) ** 5000 + 1)
+    'an exact integer of 5001 digits'
+    """
+    if isinstance(expr, sp.Rational) and max(abs(expr.p), expr.q).bit_length() > 4000:
+        sign = "negative " if expr < 0 else ""
+        if expr.q == 1:
+            return f"an exact {sign}integer of {_digits(abs(expr.p))} digits"
+        return f"an exact {sign}rational p/q, p of {_digits(abs(expr.p))} and q of {_digits(expr.q)} digits"
+    try:
+        text = sp.sstr(expr)
+    except ValueError:  # Python's limit on converting huge integers to text
+        return "an exact expression with integers too long to print"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _digits(n: int) -> int:
+    """The number of decimal digits of ``n > 0``, without converting it to text."""
+    estimate = max(1, int(n.bit_length() * 0.30102999566398120))
+    while 10 ** estimate <= n:
+        estimate += 1
+    while estimate > 1 and 10 ** (estimate - 1) > n:
+        estimate -= 1
+    return estimate
+
+
 def enclose(expr, bits: int = 64):
     """An ``arb`` ball that rigorously contains the closed constant ``expr``.
 
@@ -186,16 +262,24 @@ def certify_nonzero(expr) -> Certificate | None:
         names = ", ".join(sorted(str(s) for s in expr.free_symbols))
         raise ValueError(f"cannot certify a residual that still has free symbols: {names}")
     if expr.is_Rational:
-        return None if expr == 0 else Certificate(str(expr), "", "exact")
+        return None if expr == 0 else Certificate(short_text(expr), "", "exact")
     for bits in PRECISIONS:
         try:
             ball = enclose(expr, bits)
         except Undecided:
+            ball = None
+        except (ValueError, ZeroDivisionError, ArithmeticError):
+            return None
+        if ball is not None and ball.is_finite():
+            if ball > 0 or ball < 0:
+                return Certificate(short_text(expr), ball.str(12, radius=True), f"arb, {bits} bits")
+            continue
+        try:  # not real, or outside what arb covers: a complex box
+            box = enclose_complex(expr, bits)
+        except Undecided:
             continue
         except (ValueError, ZeroDivisionError, ArithmeticError):
             return None
-        if not ball.is_finite():
-            continue
-        if ball > 0 or ball < 0:
-            return Certificate(sp.sstr(expr), ball.str(12, radius=True), f"arb, {bits} bits")
+        if box.is_finite() and _excludes_zero(box):
+            return Certificate(short_text(expr), box.str(12, radius=True), f"acb, {bits} bits")
     return None

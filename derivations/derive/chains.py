@@ -9,10 +9,13 @@ import time
 import sympy as sp
 
 from . import render
+from . import wellformed
 from ._validate import require_expr
+from .budget import DEFAULT_SECONDS, OutOfTime, time_budget
 from .claims import Statement
 from .rules import as_rule
 from .verdict import Evidence, Verdict
+from .witness import evaluate_at, function_problem
 
 __all__ = ["Chain", "chain"]
 
@@ -23,9 +26,17 @@ def _pair(where, value):
             raise ValueError(f"{where}: an equation is a (lhs, rhs) pair, got {len(value)} items")
         for side in value:
             require_expr(where, "equation side", side)
-        return tuple(sp.sympify(v) for v in value)
+        pair = tuple(sp.sympify(v) for v in value)
+        wellformed.check_statement(where, *pair)
+        return pair
     require_expr(where, "step", value)
-    return sp.sympify(value)
+    value = sp.sympify(value)
+    wellformed.check_statement(where, value)
+    return value
+
+
+def _sides(expr) -> tuple:
+    return expr if isinstance(expr, tuple) else (expr,)
 
 
 class Chain(Statement):
@@ -36,9 +47,38 @@ class Chain(Statement):
     def __init__(self, identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title=""):
         self.start = _pair(f"chain({identifier!r})", start)
         self.equations = isinstance(self.start, tuple)
-        self.steps: list[tuple] = []  # (expression, rule, detail or None, note)
+        self._steps: list[tuple] = []  # (expression, rule, detail or None, note)
         self._why: dict[int, str] = {}  # step index -> why it fails, when that is more than "does not hold"
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume)
+        wellformed.check_statement(f"chain({identifier!r})", *self.assume)
+
+    @property
+    def steps(self) -> tuple:
+        """The steps so far, as ``(expression, rule, detail or None, note)``: added only by :meth:`step`."""
+        return tuple(self._steps)
+
+    def _unmet(self, prev, expr, rule) -> list[str]:
+        """What the step needs that the chain does not give: the rule's conditions, every divisor's, and the
+        chain's own assumptions at an instantiation."""
+        needs = [c for c in rule.requires if c not in self.assume]
+        for side in (*_sides(prev), *_sides(expr)):
+            needs += [c for c in wellformed.unmet_denominators(side, self.assume) if c not in needs]
+        said = [f"needs {', '.join(sp.sstr(c) for c in needs)}, which neither the symbols' assumptions nor the "
+                f"chain's assume give"] if needs else []
+        for key, value in rule.instantiates.items():
+            if not isinstance(key, sp.Symbol):
+                problem = function_problem(key, value, _sides(prev))
+                if problem is not None:
+                    said.append(problem)
+        for cond in self.assume:
+            if cond.free_symbols & set(rule.instantiates):
+                held = evaluate_at(cond, rule.instantiates)
+                if held is sp.false:
+                    said.append(f"breaks the chain's assumption {sp.sstr(cond)}, an earlier step may rest on it")
+                elif held is not sp.true and held not in self.assume:
+                    said.append(f"needs {sp.sstr(held)} (the chain's assumption {sp.sstr(cond)} at the instance), "
+                                f"which the chain does not assume")
+        return said
 
     def step(self, expr, rule, note: str = ""):
         """Add one step: ``expr`` follows from the previous one by ``rule`` (a name or a ``derive.rules`` rule)."""
@@ -50,29 +90,38 @@ class Chain(Statement):
         rule = as_rule(rule)
         if rule.equations and not self.equations:
             raise ValueError(f"{where}: rule {rule.name} relates equations; start the chain with a (lhs, rhs) pair")
-        prev = self.steps[-1][0] if self.steps else self.start
+        if not isinstance(note, str):
+            raise TypeError(f"{where}: note must be a str, got {type(note).__name__}")
+        prev = self._steps[-1][0] if self._steps else self.start
         t0 = time.perf_counter()
-        unmet = [c for c in rule.requires if c not in self.assume]  # the step holds only where these do
-        detail = None if unmet else rule.check(prev, expr)
+        unmet = self._unmet(prev, expr, rule)  # the step holds only where these do
+        detail = None
+        if not unmet:
+            try:
+                with time_budget(DEFAULT_SECONDS):
+                    detail = rule.check(prev, expr)
+            except OutOfTime as exc:
+                if exc.outer:
+                    raise
+                self._why[len(self._steps)] = f"was not checked: out of time after {exc.seconds:g} s"
+            except (TypeError, ValueError, NotImplementedError, RecursionError, ArithmeticError,
+                    sp.PolynomialError) as exc:
+                self._why[len(self._steps)] = f"could not be checked ({type(exc).__name__})"
         seconds = self.evidence.seconds + time.perf_counter() - t0
         if unmet:
-            self._why[len(self.steps)] = (f"needs {', '.join(sp.sstr(c) for c in unmet)}, which neither the symbols' "
-                                          f"assumptions nor the chain's assume give")
-        self.steps.append((expr, rule, detail, note))
-        for u in rule.uses:
-            if u not in self.uses:
-                self.uses = self.uses + (u,)
-        failed = [k for k, s in enumerate(self.steps, 1) if s[2] is None]
-        names = sorted({s[1].name for s in self.steps})
+            self._why[len(self._steps)] = "; ".join(unmet)
+        self._steps.append((expr, rule, detail, note))
+        self._add_uses(rule.uses)
+        failed = [k for k, s in enumerate(self._steps, 1) if s[2] is None]
+        names = sorted({s[1].name for s in self._steps})
         if failed:
-            self.verdict = Verdict.UNPROVEN
             why = self._why.get(failed[0] - 1, "does not hold")
-            self.evidence = Evidence(strategy="chain", seconds=seconds,
-                                     detail=f"step {failed[0]} ({self.steps[failed[0] - 1][1].name}) {why}")
+            self._set(Verdict.UNPROVEN, Evidence(strategy="chain", seconds=seconds,
+                                                 detail=f"step {failed[0]} ({self._steps[failed[0] - 1][1].name}) {why}"))
         else:
-            self.verdict = Verdict.PROVED
-            self.evidence = Evidence(strategy="chain", seconds=seconds,
-                                     detail=f"{len(self.steps)} step{'s' if len(self.steps) != 1 else ''}, each checked: {', '.join(names)}")
+            count = f"{len(self._steps)} step{'s' if len(self._steps) != 1 else ''}"
+            self._set(Verdict.PROVED, Evidence(strategy="chain", seconds=seconds,
+                                               detail=f"{count}, each checked: {', '.join(names)}"))
         return self._settle(Verdict.PROVED)
 
     def body_tex(self) -> str:

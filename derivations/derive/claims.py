@@ -15,7 +15,10 @@ from sympy.matrices.expressions import MatrixExpr
 from . import registry, render
 from . import strategies as _strategies
 from . import witness as _witness
+from . import wellformed as _wellformed
 from ._validate import require_expr, require_identifier
+from .budget import DEFAULT_SECONDS, OutOfTime, seconds_value, time_budget
+from .certify import short_text
 from .verdict import Evidence, Verdict
 
 __all__ = ["Claim", "Statement", "claim", "ExpectationError", "SoundnessError"]
@@ -30,6 +33,9 @@ class SoundnessError(RuntimeError):
 
 
 def _ids(where, uses) -> tuple[str, ...]:
+    if isinstance(uses, (str, Statement)):
+        raise TypeError(f"{where}: uses must be a list of identifiers or claims, got a single "
+                        f"{type(uses).__name__}; write uses=[{uses.identifier if isinstance(uses, Statement) else uses!r}]")
     out = []
     for u in uses or ():
         if isinstance(u, Statement):
@@ -52,6 +58,10 @@ def _expect(where, expect):
     raise TypeError(f"{where}: expect must be a Verdict, got {type(expect).__name__}")
 
 
+#: attributes fixed once set: changing what was stated would leave a verdict about something else
+_FIXED = frozenset({"identifier", "lhs", "rhs", "start", "statement", "uses"})
+
+
 class Statement:
     """What claims and chains share: identity, expectation, registry, rendering."""
 
@@ -65,13 +75,47 @@ class Statement:
         if not isinstance(title, str):
             raise TypeError(f"{where}: title must be a str, got {type(title).__name__}")
         self.title = title
-        self.assume = tuple(assume or ())
-        for cond in self.assume:
+        if isinstance(assume, sp.Basic):
+            raise TypeError(f"{where}: assume must be a list of conditions, got a single {type(assume).__name__}; "
+                            f"write assume=[{sp.sstr(assume)}]")
+        self._assume = tuple(assume or ())
+        for cond in self._assume:
             if not isinstance(cond, sp.logic.boolalg.Boolean) or isinstance(cond, sp.Symbol):  # a Symbol is a Boolean
                 raise TypeError(f"{where}: assume must hold SymPy conditions such as a > 0, got {cond!r}")
-        self.verdict = Verdict.UNPROVEN
-        self.evidence = Evidence()
+            if cond is sp.false:
+                raise ValueError(f"{where}: assume holds False: nothing would follow from it")
+        self._verdict = Verdict.UNPROVEN
+        self._evidence = Evidence()
         registry.register(self)
+
+    # -- what was stated is fixed: a verdict is only ever about the statement it was obtained for ---------------
+    @property
+    def assume(self) -> tuple:
+        """The conditions assumed beyond the symbols' own assumptions (fixed when the statement is made)."""
+        return self._assume
+
+    @property
+    def verdict(self) -> Verdict:
+        """The verdict, set only by the statement's own attempts (``prove``, ``refute``, ``check``, steps)."""
+        return self._verdict
+
+    @property
+    def evidence(self) -> Evidence:
+        """How the verdict was obtained."""
+        return self._evidence
+
+    def _set(self, verdict: Verdict, evidence: Evidence) -> None:
+        self._verdict, self._evidence = verdict, evidence
+
+    def _add_uses(self, identifiers) -> None:
+        """What a proof rests on is part of its evidence: the kernel adds it, nobody else changes ``uses``."""
+        self.__dict__["uses"] = self.uses + tuple(u for u in identifiers if u not in self.uses)
+
+    def __setattr__(self, name, value):
+        if name in _FIXED and name in self.__dict__:
+            raise AttributeError(f"{self.kind} {self.__dict__.get('identifier', '?')}: {name} is fixed once stated; "
+                                 f"make a new {self.kind} instead")
+        super().__setattr__(name, value)
 
     # -- expectations -------------------------------------------------------------------------------------
     def _settle(self, aimed: Verdict):
@@ -128,16 +172,23 @@ class Claim(Statement):
         require_expr(where, "lhs", lhs)
         require_expr(where, "rhs", rhs)
         lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
-        lshape = getattr(lhs, "shape", None)
-        rshape = getattr(rhs, "shape", None)
-        symbolic = [isinstance(e, MatrixExpr) and not isinstance(e, sp.MatrixBase) for e in (lhs, rhs)]
-        if lshape != rshape and not any(symbolic):  # explicit matrices are MatrixExprs too: compare their shapes
-            raise ValueError(f"{where}: lhs and rhs must have the same shape, got {lshape} and {rshape}")
+        _same_shape(where, lhs, rhs)
         if statement is not None and not isinstance(statement, str):
             raise TypeError(f"{where}: statement must be a LaTeX str, got {type(statement).__name__}")
         self.lhs, self.rhs = lhs, rhs
         self.statement = statement
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume)
+        _wellformed.check_statement(where, lhs, rhs, *self.assume)
+
+    def _denominators(self) -> list:
+        return _wellformed.denominators(self.lhs) + [d for d in _wellformed.denominators(self.rhs)
+                                                     if d not in _wellformed.denominators(self.lhs)]
+
+    def _unmet(self) -> list:
+        """The divisors' nonzero conditions that neither the symbols' assumptions nor ``assume`` settle."""
+        return _wellformed.unmet_denominators(self.lhs, self.assume) + [
+            c for c in _wellformed.unmet_denominators(self.rhs, self.assume)
+            if c not in _wellformed.unmet_denominators(self.lhs, self.assume)]
 
     def body_tex(self) -> str:
         return self.statement or render.statement_tex(self.lhs, self.rhs)
@@ -155,32 +206,47 @@ class Claim(Statement):
         return sorted(found, key=lambda s: s.name)
 
     # -- proving ------------------------------------------------------------------------------------------
-    def prove(self, strategies=None, *, budget: float = 5.0, instance_of=None, mapping=None):
+    def prove(self, strategies=None, *, budget: float = DEFAULT_SECONDS, instance_of=None, mapping=None):
         """Reduce ``lhs - rhs`` to zero by exact rules, cheapest first; the evidence names the strategy.
 
         ``instance_of=general, mapping={...}``: proved as a named instance of an already proved claim, when
         substituting ``mapping`` into the general claim's difference gives this one's exactly (by expand).
+        ``budget``: wall-clock seconds for the whole attempt (each strategy runs within what is left).
+        A statement with a divisor (``1/u``, a matrix inverse) is proved only where the divisor is nonzero:
+        the symbols' assumptions or ``assume`` must say so, or the claim stays unproven and says what it needs.
 
         >>> import derive, sympy as sp
         >>> a, b = sp.symbols("a b", real=True)
         >>> derive.claim("doc.square", (a + b)**2, a**2 + 2*a*b + b**2).prove().verdict
         <Verdict.PROVED: 'proved'>
         """
+        budget = seconds_value(f"claim {self.identifier}: prove", budget)
+        if strategies is not None and (isinstance(strategies, str) or not all(isinstance(n, str) for n in strategies)):
+            raise TypeError(f"claim {self.identifier}: strategies must be a list of names, got {strategies!r:.60}")
         start = time.perf_counter()
-        if instance_of is not None:
-            result = self._prove_instance(instance_of, mapping or {})
+        why_not = "no strategy reduced lhs - rhs to zero"
+        unmet = self._unmet()
+        if unmet:
+            result = None, "", []
+            why_not = (f"needs {', '.join(sp.sstr(c) for c in unmet)}, which neither the symbols' assumptions "
+                       f"nor assume give (SymPy cancels a divisor as it builds an expression)")
         else:
-            result = self._prove_components(strategies, budget)
+            try:
+                with time_budget(budget):
+                    if instance_of is not None:
+                        result = self._prove_instance(instance_of, mapping or {})
+                    else:
+                        result = self._prove_components(strategies, budget)
+            except OutOfTime as exc:
+                result = None, "", [str(exc)]
+                why_not = f"out of time after {exc.seconds:g} s (the budget of this prove)"
         name, detail, attempts = result
         seconds = time.perf_counter() - start
         if name is not None:
             self._guard(Verdict.PROVED)
-            self.verdict = Verdict.PROVED
-            self.evidence = Evidence(strategy=name, detail=detail, seconds=seconds, attempts=tuple(attempts))
-        elif not self.verdict.is_certain:
-            self.verdict = Verdict.UNPROVEN
-            self.evidence = Evidence(strategy="", detail="no strategy reduced lhs - rhs to zero",
-                                     seconds=seconds, attempts=tuple(attempts))
+            self._set(Verdict.PROVED, Evidence(strategy=name, detail=detail, seconds=seconds, attempts=tuple(attempts)))
+        elif self.verdict is Verdict.UNPROVEN:  # a failed proof does not take away a numeric check's evidence
+            self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=why_not, seconds=seconds, attempts=tuple(attempts)))
         return self._settle(Verdict.PROVED)
 
     def _prove_components(self, names, budget):
@@ -213,7 +279,7 @@ class Claim(Statement):
         if not isinstance(mapping, dict):
             raise TypeError(f"{where}: mapping must be a dict of symbol -> value, got {type(mapping).__name__}")
         for key, value in mapping.items():
-            problem = _witness.instance_problem(key, value)
+            problem = _witness.instance_problem(key, value, general.difference)
             if problem is not None:
                 raise ValueError(f"{where}: {problem}")
 
@@ -228,8 +294,7 @@ class Claim(Statement):
         rest = sp.expand(diff - self.difference) if not isinstance(diff, sp.MatrixBase) else (diff - self.difference).applyfunc(sp.expand)
         if rest == 0 or (isinstance(rest, sp.MatrixBase) and rest.is_zero_matrix):
             subs = ", ".join(f"{k} := {sp.sstr(v)}" for k, v in mapping.items())
-            if general.identifier not in self.uses:
-                self.uses = self.uses + (general.identifier,)
+            self._add_uses((general.identifier,))
             return "instance", f"instance of {general.identifier} with {subs}", ["instance: yes"]
         return None, "", ["instance: the substituted statement differs"]
 
@@ -239,11 +304,13 @@ class Claim(Statement):
             raise SoundnessError(f"claim {self.identifier} is both proved and refuted: a kernel bug")
 
     # -- refuting -----------------------------------------------------------------------------------------
-    def refute(self, witness=None, *, tries: int = 300):
+    def refute(self, witness=None, *, tries: int = 300, budget: float = DEFAULT_SECONDS):
         """Find (or take) an exact witness at which ``lhs - rhs`` is certified nonzero.
 
         ``witness`` maps symbols to exact numbers (int, Fraction, Rational) and undefined functions to
-        ``Lambda`` objects; with ``None``, small signed rationals respecting the assumptions are searched.
+        ``Lambda`` objects meeting the functions' assumptions; with ``None``, small signed rationals respecting
+        the assumptions are searched. At the witness every divisor of the statement must be certified nonzero.
+        ``budget``: wall-clock seconds for the whole search.
 
         >>> import derive, sympy as sp
         >>> a, b = sp.symbols("a b", real=True)
@@ -252,11 +319,30 @@ class Claim(Statement):
         >>> c.verdict, c.evidence.witness
         (<Verdict.REFUTED: 'refuted'>, {'a': '1', 'b': '-1'})
         """
+        where = f"claim {self.identifier}"
+        budget = seconds_value(f"{where}: refute", budget)
+        if isinstance(tries, bool) or not isinstance(tries, int) or tries < 0:
+            raise TypeError(f"{where}: tries must be a whole number >= 0, got {tries!r}")
         start = time.perf_counter()
         diff = self.difference
         if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
             raise TypeError(f"claim {self.identifier}: refute needs explicit matrices, not matrix symbols")
-        where = f"claim {self.identifier}"
+        try:
+            with time_budget(budget):
+                found, how = self._find_witness(where, diff, witness, tries)
+        except OutOfTime as exc:
+            found, how = None, f"out of time after {exc.seconds:g} s (the budget of this refute)"
+        seconds = time.perf_counter() - start
+        if found is not None:
+            self._guard(Verdict.REFUTED)
+            self._set(Verdict.REFUTED, _refutation(found, how, seconds))
+        elif self.verdict is Verdict.UNPROVEN:
+            detail = how if how.startswith("out of time") else "no certified witness found"
+            self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=detail, seconds=seconds))
+        return self._settle(Verdict.REFUTED)
+
+    def _find_witness(self, where, diff, witness, tries):
+        denominators = self._denominators()
         if witness is not None:
             if not isinstance(witness, dict):
                 raise TypeError(f"{where}: witness must be a dict, got {type(witness).__name__}")
@@ -264,7 +350,10 @@ class Claim(Statement):
             for k, v in witness.items():
                 if isinstance(k, sp.Symbol):
                     exact[k] = _witness.exact_value(where, k, v)
-                elif isinstance(k, UndefinedFunction) and isinstance(v, sp.Lambda):
+                elif isinstance(k, UndefinedFunction):
+                    problem = _witness.function_problem(k, v, diff)
+                    if problem is not None:
+                        raise ValueError(f"{where}: {problem}")
                     exact[k] = v
                 else:
                     raise TypeError(f"{where}: witness keys must be symbols (or undefined functions such as sigma mapped to Lambdas), got {k!r}")
@@ -273,71 +362,109 @@ class Claim(Statement):
             if missing or funcs:
                 names = ", ".join(str(s) for s in [*missing, *funcs])
                 raise ValueError(f"{where}: the witness gives no value for {names}")
-            found = _witness.certify_witness(diff, exact, self.assume)
-            how = "given witness"
-        else:
-            funcs = _witness.undefined_functions(diff)
-            if funcs:
-                names = ", ".join(f.__name__ for f in funcs)
-                raise ValueError(f"{where}: cannot search a witness over the undefined function {names}; give one")
-            found = _witness.search(diff, self.symbols(), self.assume, tries=tries, seed_text=self.identifier)
-            how = "searched witness"
-        seconds = time.perf_counter() - start
-        if found is not None:
-            self._guard(Verdict.REFUTED)
-            self.verdict = Verdict.REFUTED
-            self.evidence = _refutation(found, how, seconds)
-        elif not self.verdict.is_certain:
-            self.evidence = Evidence(strategy="", detail="no certified witness found", seconds=seconds)
-        return self._settle(Verdict.REFUTED)
+            try:
+                return _witness.certify_witness(diff, exact, self.assume, denominators), "given witness"
+            except ValueError as exc:
+                raise ValueError(f"{where}: {exc}") from None
+        funcs = _witness.undefined_functions(diff)
+        if funcs:
+            names = ", ".join(f.__name__ for f in funcs)
+            raise ValueError(f"{where}: cannot search a witness over the undefined function {names}; give one")
+        try:
+            found = _witness.search(diff, self.symbols(), self.assume, tries=tries, seed_text=self.identifier,
+                                    denominators=denominators)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        return found, "searched witness"
 
     # -- numeric evidence ---------------------------------------------------------------------------------
-    def check(self, points: int = 12):
+    def check(self, points: int = 12, *, budget: float = DEFAULT_SECONDS):
         """Compare both sides at seeded exact random points: ``checked`` is evidence, never proof.
 
-        An undefined σ is replaced by test functions. A disagreement is certified and becomes a refutation.
+        An undefined σ is replaced by test functions that meet its assumptions. A disagreement is certified and
+        becomes a refutation; a disagreement that cannot be certified leaves no verdict and says where it was.
+        ``budget``: wall-clock seconds for the whole check.
         """
-        start = time.perf_counter()
+        where = f"claim {self.identifier}"
+        budget = seconds_value(f"{where}: check", budget)
+        if isinstance(points, bool) or not isinstance(points, int) or points < 1:
+            raise TypeError(f"{where}: points must be a whole number >= 1, got {points!r}")
         diff = self.difference
+        if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
+            raise TypeError(f"{where}: check needs explicit matrices, not matrix symbols")
+        start = time.perf_counter()
         funcs = _witness.undefined_functions(diff)
-        worst, used, found = _witness.sample(diff, self.symbols(), funcs, points, self.identifier, self.assume)
+        try:
+            with time_budget(budget):
+                seen = _witness.sample(diff, self.symbols(), funcs, points, self.identifier, self.assume,
+                                       self._denominators())
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        except OutOfTime as exc:
+            seen = None
+            out = f"out of time after {exc.seconds:g} s (the budget of this check)"
         seconds = time.perf_counter() - start
-        if found is not None:
+        if seen is not None and seen.found is not None:
             self._guard(Verdict.REFUTED)
-            self.verdict = Verdict.REFUTED
-            self.evidence = _refutation(found, "numeric check, then certified", seconds)
+            self._set(Verdict.REFUTED, _refutation(seen.found, "numeric check, then certified", seconds))
         elif not self.verdict.is_certain:
-            if used == 0:
-                raise ValueError(f"claim {self.identifier}: no sample point satisfies the assumptions")
-            self.verdict = Verdict.CHECKED
-            stand_in = " (σ replaced by test functions)" if funcs else ""
-            self.evidence = Evidence(
-                strategy="numeric",
-                detail=f"agrees at {used} seeded rational points{stand_in}, max |lhs - rhs| = {worst:.1e}",
-                seconds=seconds,
-            )
+            if seen is None:
+                self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=out, seconds=seconds))
+            elif seen.uncertified:
+                self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=seen.uncertified, seconds=seconds))
+            elif seen.used == 0:
+                raise ValueError(f"{where}: no sample point satisfies the assumptions")
+            else:
+                stand_in = " (σ replaced by test functions)" if funcs else ""
+                self._set(Verdict.CHECKED, Evidence(
+                    strategy="numeric",
+                    detail=f"agrees at {seen.used} seeded rational points{stand_in}, max |lhs - rhs| = {seen.worst:.1e}",
+                    seconds=seconds,
+                ))
         return self._settle(Verdict.CHECKED)
 
-    def decide(self):
-        """Prove, else refute, else check: the strongest verdict the kernel can reach."""
-        expect, self.expect = self.expect, None
-        try:
-            self.prove()
-            if self.verdict is not Verdict.PROVED and not _witness.undefined_functions(self.difference):
-                if not (isinstance(self.difference, MatrixExpr) and not isinstance(self.difference, sp.MatrixBase)):
-                    self.refute()
-            if not self.verdict.is_certain and not isinstance(self.difference, MatrixExpr):
-                self.check()
-        finally:
-            self.expect = expect
+    def decide(self, *, budget: float = DEFAULT_SECONDS):
+        """Prove, else refute, else check: the strongest verdict the kernel can reach within ``budget`` seconds."""
+        budget = seconds_value(f"claim {self.identifier}: decide", budget)
+        deadline = time.monotonic() + budget
+
+        def left():
+            return max(deadline - time.monotonic(), 1e-3)
+
+        self._attempt(lambda: self.prove(budget=left()))
+        symbolic = isinstance(self.difference, MatrixExpr) and not isinstance(self.difference, sp.MatrixBase)
+        if self.verdict is not Verdict.PROVED and not _witness.undefined_functions(self.difference) and not symbolic:
+            self._attempt(lambda: self.refute(budget=left()))
+        if not self.verdict.is_certain and not symbolic and not self._unmet():
+            self._attempt(lambda: self.check(budget=left()))
         return self._settle(self.expect or Verdict.PROVED)
+
+    def _attempt(self, run):
+        """Run one attempt without its expectation check: ``decide`` settles once, at the end."""
+        expect = self.__dict__["expect"]
+        self.__dict__["expect"] = None
+        try:
+            run()
+        finally:
+            self.__dict__["expect"] = expect
+
+
+def _same_shape(where, lhs, rhs) -> None:
+    """Both sides must have one shape: scalars, or matrices whose sizes agree for every value of their symbols."""
+    lshape, rshape = getattr(lhs, "shape", None), getattr(rhs, "shape", None)
+    if lshape is None and rshape is None:
+        return
+    if lshape is None or rshape is None or any(sp.expand(sp.sympify(p) - sp.sympify(q)) != 0
+                                               for p, q in zip(lshape, rshape)):
+        shown = [("scalar" if s is None else f"{sp.sstr(s[0])}x{sp.sstr(s[1])}") for s in (lshape, rshape)]
+        raise ValueError(f"{where}: lhs and rhs must have the same shape, got {shown[0]} and {shown[1]}")
 
 
 def _refutation(found, how, seconds) -> Evidence:
     cert = found.certificate
-    shown = {str(k) if isinstance(k, sp.Symbol) else k.__name__: sp.sstr(v) for k, v in found.witness.items()}
+    shown = {str(k) if isinstance(k, sp.Symbol) else k.__name__: short_text(v) for k, v in found.witness.items()}
     where = "" if found.component is None else f" (component {found.component})"
-    residual = cert.value if len(cert.value) <= 160 else cert.value[:157] + "..."
+    residual = cert.value
     return Evidence(
         strategy="exact witness",
         detail=("exact" if cert.method == "exact" else cert.method) + f", {how}{where}",

@@ -28,6 +28,8 @@ class Rule:
 
     ``requires`` lists the conditions the step also needs that the symbols' own assumptions do not settle (such
     as ``z ≠ 0`` to divide by a real ``z``): a chain takes such a step only when it assumes each of them itself.
+    ``instantiates`` is the mapping of an instantiation: the chain's own assumptions about those variables must
+    still hold at it (a chain that divided by ``w`` under ``w ≠ 0`` cannot then put ``w := 0``).
     """
 
     name: str
@@ -36,6 +38,7 @@ class Rule:
     uses: tuple[str, ...] = ()
     equations: bool = False  # True for rules between equations (implication chains)
     requires: tuple = ()
+    instantiates: dict = field(default_factory=dict, compare=False)
 
 
 def _diff(pair):
@@ -52,6 +55,17 @@ def _text(words: str) -> str:
     return r"\text{" + words.replace("_", r"\_") + "}"
 
 
+def _sides(check):
+    """A rewriting check applied to an equation side by side: ``l0 = r0`` becomes ``l1 = r1`` when each side is rewritten."""
+    def on_either(p, n):
+        if isinstance(p, tuple):
+            details = [check(a, b) for a, b in zip(p, n)]
+            return None if None in details else details[0]
+        return check(p, n)
+
+    return on_either
+
+
 def _rewrite(name, words, strategy):
     def check(p, n):
         diff = p - n
@@ -60,7 +74,7 @@ def _rewrite(name, words, strategy):
             return None if None in details else details[0]
         return strategy(diff)
 
-    return Rule(name, _text(words), check)
+    return Rule(name, _text(words), _sides(check))
 
 
 expand = _rewrite("expand", "expand", strategies.expand)
@@ -79,13 +93,32 @@ def _mapping_tex(mapping) -> str:
 
 
 def substitute(mapping: dict) -> Rule:
-    """Replace symbols by what they were defined to be: ``next`` must equal ``prev`` with ``mapping`` applied."""
+    """Replace symbols by what they were defined to be: ``next`` must equal ``prev`` with ``mapping`` applied.
+
+    A definition is an assumption: the chain must assume ``Eq(symbol, value)`` for each pair (``requires``), so
+    its statement says where it holds. Replacing a free variable by a value is no equality.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> derive.chain("doc.unsound_substitute", a, expect=None).step(0, rules.substitute({a: 0})).verdict
+    <Verdict.UNPROVEN: 'unproven'>
+    >>> derive.chain("doc.definition", a + b, assume=[sp.Eq(a, 2 * b)]).step(3 * b, rules.substitute({a: 2 * b})).verdict
+    <Verdict.PROVED: 'proved'>
+    """
     _check_mapping("substitute", mapping)
+    for k in mapping:
+        if not isinstance(k, sp.Symbol):
+            raise TypeError(f"substitute: replaces symbols by their definitions, got the function {k!r}; "
+                            f"to put a function for it, use instantiate in an implication chain")
 
     def check(p, n):
+        if isinstance(p, tuple):
+            return "substitution" if all(_zero(evaluate_at(a, mapping) - b) for a, b in zip(p, n)) else None
         return "substitution" if _zero(evaluate_at(p, mapping) - n) else None
 
-    return Rule("substitute", _text("substitute ") + _mapping_tex(mapping), check)
+    requires = tuple(sp.Eq(k, v) for k, v in mapping.items())
+    return Rule("substitute", _text("substitute ") + _mapping_tex(mapping), check, requires=requires)
 
 
 def instantiate(mapping: dict) -> Rule:
@@ -95,7 +128,8 @@ def instantiate(mapping: dict) -> Rule:
     def check(p, n):
         return "instance" if _zero(evaluate_at(_diff(p), mapping) - _diff(n)) else None
 
-    return Rule("instantiate", _text("instantiate ") + _mapping_tex(mapping), check, equations=True)
+    return Rule("instantiate", _text("instantiate ") + _mapping_tex(mapping), check, equations=True,
+                instantiates=dict(mapping))
 
 
 def divide(by) -> Rule:
@@ -139,8 +173,14 @@ def using(claim, mapping: dict | None = None) -> Rule:
     (``requires``). For equation steps, the new equation must follow from the old one and the claim by adding the claim's
     identity: ``(l1 - r1) - (l0 - r0)`` equals ``±(lhs - rhs)`` of the claim.
     """
+    from .claims import Claim
+
+    if not isinstance(claim, Claim):
+        raise TypeError(f"using: needs a proved Claim (an identity lhs = rhs), got {type(claim).__name__} {claim!r:.60}")
+    if mapping is not None and not isinstance(mapping, dict):
+        raise TypeError(f"using: mapping must be a dict of symbol -> value, got {type(mapping).__name__}")
     mapping = dict(mapping or {})
-    _check_mapping("using", mapping, allow_empty=True)
+    _check_mapping("using", mapping, allow_empty=True, applied_in=claim.difference)
     requires = []
     for cond in getattr(claim, "assume", ()):  # the claim holds only where its assumptions do
         held = evaluate_at(cond, mapping)
@@ -161,13 +201,15 @@ def using(claim, mapping: dict | None = None) -> Rule:
                 uses=(claim.identifier,), requires=tuple(requires))
 
 
-def _check_mapping(where, mapping, allow_empty=False):
+def _check_mapping(where, mapping, allow_empty=False, applied_in=None):
     if not isinstance(mapping, dict) or (not mapping and not allow_empty):
         raise TypeError(f"{where}: needs a non-empty dict of symbol -> value, got {mapping!r}")
     for k in mapping:
         if not isinstance(k, (sp.Symbol, sp.FunctionClass)):
             raise TypeError(f"{where}: keys must be symbols or functions, got {k!r}")
-        problem = instance_problem(k, mapping[k])
+        if isinstance(mapping[k], (float, sp.Float)) or (isinstance(mapping[k], sp.Basic) and mapping[k].has(sp.Float)):
+            raise TypeError(f"{where}: {k} := {mapping[k]} is a floating-point number; write it exactly (sp.Rational)")
+        problem = instance_problem(k, mapping[k], applied_in)
         if problem is not None:
             raise ValueError(f"{where}: {problem}")
 

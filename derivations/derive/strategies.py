@@ -126,6 +126,8 @@ def _normalise(atom):
 
 
 def _split_arguments(diff):
+    """The arguments to split on, up to known-sign factors; ``None`` when one is not known to be real (a complex
+    ``a`` or an imaginary ``sqrt(a)`` has no sign to split on)."""
     cores = set()
     for atom in diff.atoms(*_PIECEWISE):
         if isinstance(atom, sp.Piecewise):
@@ -136,22 +138,31 @@ def _split_arguments(diff):
             if arg.is_number or arg.is_positive or arg.is_negative or arg.is_zero:
                 continue
             core = _strip_known_sign(arg)
-            if not core.is_number:
-                cores.add(core)
+            if core.is_number:
+                continue
+            if core.is_real is not True:
+                return None
+            cores.add(core)
     return sorted(cores, key=sp.default_sort_key)
 
 
 def sign_split(diff):
     """Split on the sign of every argument of ``Max``/``Min``/``Abs``/``Piecewise`` (positive, negative, zero).
 
-    Compound arguments are first generalised to fresh real symbols, and the generalisation is checked to give
-    back the original exactly; each of the ``3**n`` cases must then reduce to zero by ``expand``.
+    Only arguments SymPy knows to be real are split (each is then positive, negative or zero); compound ones
+    are first generalised to fresh real symbols, and the generalisation is checked to give back the original
+    exactly; each of the ``3**n`` cases must then reduce to zero by ``expand``.
+
+    >>> import sympy as sp
+    >>> a = sp.Symbol("a")  # complex: |a|**2 is not a**2
+    >>> sign_split(sp.Abs(a)**2 - a**2) is None
+    True
     """
     if isinstance(diff, MatrixExpr):
         return None
     diff = diff.xreplace({a: _normalise(a) for a in diff.atoms(*_PIECEWISE) if not isinstance(a, sp.Piecewise)})
     cores = _split_arguments(diff)
-    if not cores:
+    if not cores:  # None (an argument not known to be real) or nothing to split
         return None
     variables = [core if core.is_Symbol else sp.Dummy(f"t{k}", real=True) for k, core in enumerate(cores)]
     general = diff.xreplace({c: v for c, v in zip(cores, variables) if not c.is_Symbol})

@@ -16,7 +16,8 @@ from sympy.core.function import AppliedUndef, UndefinedFunction
 from .certify import Certificate, certify_nonzero
 
 __all__ = [
-    "Found", "exact_value", "instance_problem", "components", "undefined_functions", "evaluate_at", "search", "sample",
+    "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "function_problem", "components",
+    "undefined_functions", "evaluate_at", "residual_at", "search", "sample", "stand_ins_for", "certify_witness",
 ]
 
 #: the small signed rationals tried first, in order
@@ -67,11 +68,13 @@ def _broken_assumption(symbol, value) -> str | None:
     return None
 
 
-def instance_problem(key, value) -> str | None:
+def instance_problem(key, value, applied_in=None) -> str | None:
     """Why putting ``value`` for ``key`` does not give an instance of a statement proved for every ``key``; ``None`` if it does.
 
     ``key`` must be a variable: a symbol, whose every assumption (positive, nonzero, real ...) ``value`` must be
-    known to meet, or an undefined function such as the generic σ. Defined functions (``exp``, ``Max``) and
+    known to meet, or an undefined function such as the generic σ, whose stand-in must be a one-argument
+    ``Lambda`` (or function class) meeting every assumption of the function (a real σ needs a real-valued
+    stand-in) wherever the statement ``applied_in`` applies it. Defined functions (``exp``, ``Max``) and
     compound expressions are not variables: replacing them does not preserve truth.
 
     >>> import sympy as sp
@@ -83,14 +86,63 @@ def instance_problem(key, value) -> str | None:
     'alpha := -1 breaks the assumption that alpha is positive'
     >>> instance_problem(sp.exp, sp.Lambda(alpha, alpha))
     'exp is not a variable (a symbol or an undefined function such as sigma)'
+    >>> t = sp.Symbol("t", real=True)
+    >>> instance_problem(sp.Function("sigma", real=True), sp.Lambda(t, sp.I * t))
+    'sigma := Lambda(t, I*t) breaks the assumption that sigma is real (at a real argument, it is not known to be real)'
     """
     if isinstance(key, sp.Symbol):
-        value = sp.sympify(value)
+        try:
+            value = sp.sympify(value, strict=True)
+        except (sp.SympifyError, TypeError):
+            return f"{key} := {value!r} is not a SymPy value"
         prop = _broken_assumption(key, value)
         return None if prop is None else f"{key} := {sp.sstr(value)} breaks the assumption that {key} is {prop}"
     if isinstance(key, UndefinedFunction):
-        return None
+        return function_problem(key, value, applied_in)
     return f"{getattr(key, '__name__', key)} is not a variable (a symbol or an undefined function such as sigma)"
+
+
+def _function_facts(f) -> dict:
+    """The assumptions an undefined function was declared with (``Function("sigma", real=True)``), as ``is_*`` facts."""
+    facts = {k[3:]: v for k, v in vars(f).items() if k.startswith("is_") and v is not None and k != "is_commutative"}
+    ordered = [p for p in _PROPERTIES if p in facts] + sorted(p for p in facts if p not in _PROPERTIES)
+    return {p: facts[p] for p in ordered}
+
+
+def _real_arguments(f, applied_in) -> bool:
+    """True when every application of ``f`` in ``applied_in`` (if given) has an argument known to be real."""
+    if applied_in is None:
+        return True
+    exprs = list(applied_in) if isinstance(applied_in, (sp.MatrixBase, tuple, list)) else [applied_in]
+    for e in exprs:
+        if not isinstance(e, sp.Basic):
+            continue
+        for app in e.atoms(AppliedUndef):
+            if app.func == f and not all(a.is_extended_real for a in app.args):
+                return False
+    return True
+
+
+def function_problem(f, value, applied_in=None) -> str | None:
+    """Why ``value`` cannot stand in for the undefined function ``f``; ``None`` when it can (see :func:`instance_problem`)."""
+    if isinstance(value, sp.FunctionClass) and not isinstance(value, UndefinedFunction):
+        t = sp.Dummy("t")
+        value = sp.Lambda(t, value(t))
+    if not isinstance(value, sp.Lambda):
+        return f"{f.__name__} := {value!r:.60} is not a function: give a one-argument sp.Lambda"
+    if len(value.variables) != 1:
+        return f"{f.__name__} := {sp.sstr(value)} takes {len(value.variables)} arguments; {f.__name__} takes one"
+    real = _real_arguments(f, applied_in)
+    t = sp.Dummy("t", real=True) if real else sp.Dummy("t")
+    body = value(t)
+    for prop, wanted in _function_facts(f).items():
+        if getattr(body, f"is_{prop}", None) is not wanted:
+            said = prop if wanted else f"not {prop}"
+            at = "a real" if real else "a complex"
+            known = f"known to be {prop}" if wanted else f"known not to be {prop}"
+            return (f"{f.__name__} := {sp.sstr(value)} breaks the assumption that {f.__name__} is {said} "
+                    f"(at {at} argument, it is not {known})")
+    return None
 
 
 def components(diff):
@@ -114,16 +166,59 @@ def evaluate_at(expr, witness: dict):
     return expr.xreplace(values)
 
 
+#: an integer power above this is not multiplied out at a witness (Python cannot interrupt a huge ``3**10**9``):
+#: such a residual is certified by interval arithmetic on the unevaluated expression instead
+EXACT_POWER_MAX = 4096
+
+#: what SymPy raises when a value cannot be formed at a point (a comparison it cannot decide, a pole ...)
+_EVALUATION_ERRORS = (TypeError, ValueError, ZeroDivisionError, ArithmeticError, NotImplementedError, RecursionError)
+
+
+def _huge_powers(expr) -> bool:
+    return any(p.exp.is_Integer and abs(p.exp) > EXACT_POWER_MAX for p in expr.atoms(sp.Pow))
+
+
+class NotEvaluable(ValueError):
+    """The statement has no value at a point: a divisor vanishes there, or SymPy cannot form the value."""
+
+
+def residual_at(expr, witness: dict, denominators=()):
+    """``expr`` at ``witness``, with every divisor of the statement certified nonzero there.
+
+    Raises :class:`NotEvaluable` when a divisor is zero (or not certified nonzero) at the witness, or when SymPy
+    cannot form the value. Huge integer powers are left unevaluated (see :data:`EXACT_POWER_MAX`).
+    """
+    try:
+        for d in denominators:
+            value = evaluate_at(d, witness)
+            if isinstance(value, sp.MatrixBase):
+                value = value.det()
+            if value == 0 or certify_nonzero(value) is None:
+                raise NotEvaluable(f"the divisor {sp.sstr(d)} is {'zero' if value == 0 else 'not certified nonzero'} there")
+        if _huge_powers(expr):
+            with sp.evaluate(False):
+                return evaluate_at(expr, witness)
+        return evaluate_at(expr, witness)
+    except NotEvaluable:
+        raise
+    except _EVALUATION_ERRORS as exc:
+        raise NotEvaluable(f"the statement cannot be evaluated there ({type(exc).__name__})") from None
+
+
 def _respects(cond_list, witness) -> bool:
     for cond in cond_list:
-        if evaluate_at(cond, witness) is not sp.true:
+        try:
+            held = evaluate_at(cond, witness)
+        except _EVALUATION_ERRORS:
+            return False
+        if held is not sp.true:
             return False
     return True
 
 
-def _certify_at(comps, witness) -> Found | None:
+def _certify_at(comps, witness, denominators=()) -> Found | None:
     for index, comp in comps:
-        residual = evaluate_at(comp, witness)
+        residual = residual_at(comp, witness, denominators)
         if residual == 0:
             continue
         if residual.free_symbols:
@@ -151,7 +246,7 @@ def _rng(seed_text: str) -> random.Random:
     return random.Random(zlib.crc32(seed_text.encode()))
 
 
-def search(diff, symbols, assume=(), fixed=None, tries: int = 300, seed_text: str = "") -> Found | None:
+def search(diff, symbols, assume=(), fixed=None, tries: int = 300, seed_text: str = "", denominators=()) -> Found | None:
     """Search small signed rationals for a witness at which some component of ``diff`` is certified nonzero.
 
     ``fixed`` holds values (or function instances) given by the caller and kept in every candidate. The
@@ -161,9 +256,7 @@ def search(diff, symbols, assume=(), fixed=None, tries: int = 300, seed_text: st
     comps = components(diff)
     free = [s for s in symbols if s not in fixed]
     pools = {s: _allowed(s) for s in free}
-    empty = [str(s) for s, pool in pools.items() if not pool]
-    if empty:
-        raise ValueError(f"no candidate value respects the assumptions on {', '.join(empty)}")
+    _require_candidates(pools)
     rng = _rng(seed_text)
     seen = set()
 
@@ -183,35 +276,76 @@ def search(diff, symbols, assume=(), fixed=None, tries: int = 300, seed_text: st
         witness = {**fixed, **values}
         if not _respects(assume, witness):
             continue
-        found = _certify_at(comps, witness)
+        try:
+            found = _certify_at(comps, witness, denominators)
+        except NotEvaluable:
+            continue
         if found is not None:
             return found
     return None
 
 
-def certify_witness(diff, witness: dict, assume=()) -> Found | None:
+def _require_candidates(pools) -> None:
+    empty = {s: pool for s, pool in pools.items() if not pool}
+    if empty:
+        said = "; ".join(f"{s} ({', '.join(sorted(p for p, v in s.assumptions0.items() if v and p != 'commutative'))})"
+                         for s in empty)
+        raise ValueError(f"no exact rational value respects the assumptions of {said}")
+
+
+def certify_witness(diff, witness: dict, assume=(), denominators=()) -> Found | None:
     """Certify ``diff`` nonzero at one given witness (after checking it respects ``assume``)."""
     if not _respects(assume, witness):
         raise ValueError("witness does not satisfy the claim's assumptions")
-    return _certify_at(components(diff), witness)
+    try:
+        return _certify_at(components(diff), witness, denominators)
+    except NotEvaluable as exc:
+        raise ValueError(f"no witness: {exc}") from None
 
 
-#: test functions standing in for an undefined σ in numeric checks
+#: test functions standing in for an undefined σ in numeric checks; each σ gets those that meet its assumptions
 TEST_FUNCTIONS = (
     lambda t: sp.sin(t) + t**2 / 3,
     lambda t: sp.exp(t / 2) - sp.Rational(1, 3),
     lambda t: sp.tanh(t) * (1 + t),
+    lambda t: sp.exp(t / 2) + sp.Rational(1, 3),
+    lambda t: t**2 + 1 + sp.sin(t) / 2,
+    lambda t: -sp.exp(-t / 3) - sp.Rational(1, 2),
 )
 
 
-def sample(diff, symbols, funcs, points: int, seed_text: str, assume=()):
-    """Evaluate ``diff`` at seeded exact rational points; return ``(max_abs, n_points, disagreement)``.
+def stand_ins_for(f, applied_in=None) -> list:
+    """The stand-ins for ``f`` among :data:`TEST_FUNCTIONS` that meet every assumption of ``f``."""
+    t = sp.Dummy("t", real=True)
+    chosen = [sp.Lambda(t, make(t)) for make in TEST_FUNCTIONS]
+    chosen = [lam for lam in chosen if function_problem(f, lam, applied_in) is None]
+    if not chosen:
+        raise ValueError(f"no test function meets the assumptions of {f.__name__}")
+    return chosen
 
-    ``disagreement`` is a :class:`Found` when some point gives a certified nonzero residual.
+
+@dataclass(frozen=True)
+class Sampled:
+    """What a numeric check saw: the largest |lhs − rhs|, the points used, a certified disagreement, or a
+    disagreement that could not be certified (then there is no verdict, only this description)."""
+
+    worst: float
+    used: int
+    found: Found | None = None
+    uncertified: str = ""
+
+
+def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denominators=()) -> Sampled:
+    """Evaluate ``diff`` at seeded exact rational points; report the agreement or the disagreement seen.
+
+    A point where the sides differ is handed to the certifier: certified, it is a refutation (``found``);
+    not certified, the check has no verdict (``uncertified`` says where). Agreement is evidence only.
     """
     rng = _rng("check:" + seed_text)
     comps = components(diff)
     pools = {s: _allowed(s) for s in symbols}
+    _require_candidates(pools)
+    stand_ins = {f: stand_ins_for(f, diff) for f in funcs}
     worst = 0.0
     used = 0
     for n in range(points * 4):
@@ -225,17 +359,27 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=()):
             except ValueError:
                 witness[s] = rng.choice(pools[s])
         for k, f in enumerate(funcs):
-            t = sp.Dummy("t")
-            witness[f] = sp.Lambda(t, TEST_FUNCTIONS[(n + k) % len(TEST_FUNCTIONS)](t))
+            witness[f] = stand_ins[f][(n + k) % len(stand_ins[f])]
         if not _respects(assume, witness):
             continue
+        try:
+            values = [residual_at(comp, witness, denominators) for _, comp in comps]
+        except NotEvaluable:
+            continue
         used += 1
-        for _, comp in comps:
-            value = evaluate_at(comp, witness)
-            magnitude = abs(complex(sp.N(value, 30)))
-            if magnitude > 1e-20:
-                found = _certify_at([(None, comp)], witness) if not value.free_symbols else None
-                if found is not None:
-                    return magnitude, used, found
-            worst = max(worst, magnitude)
-    return worst, used, None
+        for (index, comp), value in zip(comps, values):
+            try:
+                magnitude = abs(complex(sp.N(value, 30)))
+            except (TypeError, ValueError, ArithmeticError):
+                magnitude = float("nan")
+            if magnitude <= 1e-20:
+                worst = max(worst, magnitude)
+                continue
+            found = _certify_at([(index, comp)], witness, denominators) if not value.free_symbols else None
+            if found is not None:
+                return Sampled(magnitude, used, found)
+            at = ", ".join(f"{k} = {sp.sstr(v)}" for k, v in witness.items() if isinstance(k, sp.Symbol))
+            size = "not a finite number" if magnitude != magnitude or magnitude == float("inf") else f"{magnitude:.1e}"
+            return Sampled(magnitude, used, None, f"the sides differ at {at or 'the sample'} (|lhs - rhs| ≈ {size}), "
+                                                  f"but the difference could not be certified")
+    return Sampled(worst, used)

@@ -1,0 +1,161 @@
+"""What makes a statement fit to be checked at all, decided before any strategy runs.
+
+- **exact**: no floating-point number anywhere (``1 + 1e-30 = 1`` must not be "proved");
+- **defined**: no ``nan``/``zoo``/``oo``, no empty matrix, no nesting deeper than :data:`MAX_DEPTH`;
+- **unambiguous**: no two different symbols that print the same (``a`` and a positive ``a``);
+- **denominators**: every divisor in the statement as written (``x**-1``, a matrix inverse) must be nonzero
+  where the statement is meant; :func:`unmet_denominators` lists those that neither the symbols' assumptions
+  nor the given conditions settle. SymPy cancels ``u/u`` to 1 as it builds an expression, so a statement is only
+  true where its divisors are nonzero, and a proof must say so.
+
+>>> import sympy as sp
+>>> a, b = sp.symbols("a b", real=True)
+>>> [sp.sstr(c) for c in unmet_denominators((a**2 - b**2) / (a - b))]
+['Ne(a - b, 0)']
+>>> unmet_denominators((a**2 - b**2) / (a - b), [sp.Ne(a - b, 0)])
+[]
+>>> refuse_inexact("claim('x')", a + sp.Float("1e-30"))
+Traceback (most recent call last):
+...
+TypeError: claim('x'): holds the floating-point number 1.00000000000000e-30; write every number exactly, e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)
+"""
+from __future__ import annotations
+
+import sympy as sp
+from sympy.matrices.expressions import MatrixExpr
+
+__all__ = ["MAX_DEPTH", "refuse_inexact", "refuse_undefined", "refuse_same_names", "check_statement",
+           "denominators", "unmet_denominators", "nonzero_condition"]
+
+#: deeper expressions are refused: printing and rewriting them recurses past Python's limit
+MAX_DEPTH = 120
+
+
+def _nodes(expr):
+    if isinstance(expr, sp.MatrixBase):
+        for e in expr:
+            yield from sp.preorder_traversal(e)
+    elif isinstance(expr, sp.Basic):
+        yield from sp.preorder_traversal(expr)
+
+
+def refuse_inexact(where: str, expr) -> None:
+    """Raise TypeError when ``expr`` holds a SymPy ``Float``: a statement with floats is not exact mathematics."""
+    for node in _nodes(expr):
+        if isinstance(node, sp.Float):
+            raise TypeError(f"{where}: holds the floating-point number {sp.sstr(node)}; write every number exactly, "
+                            f"e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)")
+
+
+def refuse_undefined(where: str, expr) -> None:
+    """Raise ValueError for ``nan``, ``zoo``, ``±oo`` and empty matrices: they are no values to compare."""
+    if isinstance(expr, (sp.MatrixBase, MatrixExpr)) and 0 in expr.shape:
+        raise ValueError(f"{where}: an empty {expr.shape[0]}x{expr.shape[1]} matrix states nothing")
+    for node in _nodes(expr):
+        if node in (sp.nan, sp.zoo, sp.oo, -sp.oo):
+            raise ValueError(f"{where}: {sp.sstr(node)} is not a number; a claim compares defined values")
+
+
+def _depth(expr, limit) -> int:
+    """The nesting depth of ``expr``, counted without recursion (stops at ``limit + 1``)."""
+    deepest, stack = 0, [(expr, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        if deepest > limit:
+            return deepest
+        stack.extend((a, level + 1) for a in getattr(node, "args", ()) if isinstance(a, sp.Basic))
+    return deepest
+
+
+def refuse_same_names(where: str, symbols) -> None:
+    """Raise ValueError when two different free symbols share a name: the page would show them as one."""
+    by_name: dict[str, sp.Symbol] = {}
+    for s in sorted(symbols, key=sp.default_sort_key):
+        other = by_name.setdefault(s.name, s)
+        if other != s:
+            raise ValueError(f"{where}: two different symbols are both named {s.name!r} "
+                             f"({_facts(other)} and {_facts(s)}); give them different names")
+
+
+def _facts(symbol) -> str:
+    """The assumptions a symbol was made with, as written (``positive=True``)."""
+    given = getattr(symbol, "_assumptions_orig", None) or {}
+    shown = ", ".join(f"{k}={v}" for k, v in sorted(given.items()))
+    kind = "a dummy" if isinstance(symbol, sp.Dummy) else "a symbol"
+    return f"{kind} with {shown}" if shown else f"{kind} with no assumptions"
+
+
+def check_statement(where: str, *exprs) -> None:
+    """Every check above, on each side of a statement (and its conditions)."""
+    symbols = set()
+    for expr in exprs:
+        refuse_inexact(where, expr)
+        refuse_undefined(where, expr)
+        items = list(expr) if isinstance(expr, sp.MatrixBase) else [expr]
+        for item in items:
+            if isinstance(item, sp.Basic):
+                if _depth(item, MAX_DEPTH) > MAX_DEPTH:
+                    raise ValueError(f"{where}: the expression is nested more than {MAX_DEPTH} levels deep")
+                symbols |= item.free_symbols
+    refuse_same_names(where, {s for s in symbols if isinstance(s, sp.Symbol)})
+
+
+def denominators(expr) -> list:
+    """The divisors of ``expr`` as written: bases of negative powers, and matrices that are inverted.
+
+    >>> import sympy as sp
+    >>> a = sp.Symbol("a", real=True)
+    >>> denominators(1 / (a + 1) + a**sp.Rational(-1, 2))
+    [a, a + 1]
+    """
+    found = []
+    for node in _nodes(expr):
+        base = None
+        if isinstance(node, sp.Pow) and not isinstance(node, MatrixExpr):
+            exp = node.exp
+            if exp.is_negative or (exp.is_number and exp.is_extended_negative) or (
+                    exp.could_extract_minus_sign() and not exp.is_nonnegative):
+                base = node.base
+        elif isinstance(node, sp.Inverse):
+            base = node.arg
+        elif isinstance(node, sp.MatPow) and node.exp.could_extract_minus_sign():
+            base = node.base
+        if base is not None and base not in found:
+            found.append(base)
+    return sorted(found, key=sp.default_sort_key)
+
+
+def nonzero_condition(base):
+    """The condition that ``base`` may be divided by: ``base ≠ 0``, or ``Q.invertible(base)`` for a matrix."""
+    if isinstance(base, MatrixExpr):
+        return sp.Q.invertible(base)
+    return sp.Ne(base, 0)
+
+
+def _settled(base, conditions) -> bool:
+    if isinstance(base, MatrixExpr):
+        if isinstance(base, sp.MatrixBase):
+            return base.det().is_zero is False
+        return sp.Q.invertible(base) in conditions
+    if base.is_zero is False:
+        return True
+    for c in conditions:
+        if isinstance(c, (sp.Ne, sp.StrictGreaterThan, sp.StrictLessThan)):
+            gap = c.lhs - c.rhs
+            if sp.expand(gap - base) == 0 or sp.expand(gap + base) == 0:
+                return True
+    # a product is nonzero when each factor is; a power when its base is
+    factors = sp.Mul.make_args(sp.factor_terms(base))
+    if len(factors) > 1 or (isinstance(base, sp.Pow) and base.exp.is_positive):
+        parts = [f.base if isinstance(f, sp.Pow) and f.exp.is_positive else f for f in factors]
+        if isinstance(base, sp.Pow) and len(factors) == 1:
+            parts = [base.base]
+        return all(p.is_zero is False or _settled(p, conditions) for p in parts)
+    return False
+
+
+def unmet_denominators(expr, conditions=()) -> list:
+    """The conditions ``d ≠ 0`` (or ``Q.invertible(M)``) that ``expr`` needs and ``conditions`` do not give."""
+    conditions = tuple(conditions)
+    return [nonzero_condition(b) for b in denominators(expr) if not _settled(b, conditions)]
