@@ -94,6 +94,8 @@ def remaining() -> float | None:
 
 
 _PREVIOUS_HANDLER = []
+#: after an exception for an enclosing budget has left a block, the next alarm waits this long for it to arrive
+_GRACE = 0.25
 
 
 @contextlib.contextmanager
@@ -115,15 +117,23 @@ def time_budget(seconds: float | None):
         _PREVIOUS_HANDLER.append(signal.signal(signal.SIGALRM, _on_alarm))
     _STACK.append((effective, own, seconds))
     _arm(now)
+    flying = None
     try:
         yield
     except OutOfTime as exc:
         if exc.deadline == own:  # out here, it is this budget that ran out
             exc.outer = False
+        flying = exc
         raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         _STACK.pop()
-        _arm(time.monotonic())
+        now = time.monotonic()
+        if flying is not None and _STACK and flying.deadline is not None and flying.deadline <= _STACK[-1][0]:
+            # the exception is on its way to the budget that ran out: no second alarm inside its handlers,
+            # only a late one in case some code swallows it
+            signal.setitimer(signal.ITIMER_REAL, max(_STACK[-1][0] - now, _GRACE))
+        else:
+            _arm(now)
         if not _STACK:
             signal.signal(signal.SIGALRM, _PREVIOUS_HANDLER.pop())

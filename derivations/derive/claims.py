@@ -238,6 +238,8 @@ class Claim(Statement):
                     else:
                         result = self._prove_components(strategies, budget)
             except OutOfTime as exc:
+                if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
+                    raise
                 result = None, "", [str(exc)]
                 why_not = f"out of time after {exc.seconds:g} s (the budget of this prove)"
         name, detail, attempts = result
@@ -331,6 +333,8 @@ class Claim(Statement):
             with time_budget(budget):
                 found, how = self._find_witness(where, diff, witness, tries)
         except OutOfTime as exc:
+            if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
+                raise
             found, how = None, f"out of time after {exc.seconds:g} s (the budget of this refute)"
         seconds = time.perf_counter() - start
         if found is not None:
@@ -401,6 +405,8 @@ class Claim(Statement):
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
         except OutOfTime as exc:
+            if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
+                raise
             seen = None
             out = f"out of time after {exc.seconds:g} s (the budget of this check)"
         seconds = time.perf_counter() - start

@@ -1,0 +1,390 @@
+"""Soundness by class: each way the kernel could once be led to a wrong verdict, with at least three variants.
+
+A variant passes when the kernel gives the true answer or refuses in one line (TypeError/ValueError naming the
+problem): never a false proof, a false refutation, agreement that was not seen, a traceback or a hang.
+"""
+import time
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+
+import derive
+from derive import Verdict, claim, chain, rules
+from derive.budget import OutOfTime, time_budget
+
+P, R, C, U = Verdict.PROVED, Verdict.REFUTED, Verdict.CHECKED, Verdict.UNPROVEN
+SIGMA = derive.sigma
+RELU = derive.activation("relu")
+a, b, z = derive.real("a b z")
+t = sp.Symbol("t", real=True)
+w = sp.Symbol("w", real=True)
+p = sp.Symbol("p", positive=True)
+u = sp.Symbol("u")  # complex: SymPy's default
+iu = sp.Symbol("iu", imaginary=True)
+n, m = sp.symbols("n m", integer=True, positive=True)
+
+
+def free(identifier, lhs, rhs, **kw):
+    return claim(identifier, lhs, rhs, expect=None, **kw)
+
+
+def never_proved(identifier, lhs, rhs, **kw):
+    c = free(identifier, lhs, rhs, **kw).prove()
+    assert c.verdict is not P, (identifier, c.evidence.detail)
+    return c
+
+
+# -- 1. the sign split splits only arguments known to be real --------------------------------------------------
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.Abs(u) ** 2, u**2),                                   # false at u = i
+    (sp.Abs(iu) ** 2, iu**2),                                 # |i|² = 1, i² = -1
+    (sp.sqrt(u**2), sp.Abs(u)),                               # false at u = -i... sqrt((-i)²) = i, |-i| = 1
+    (sp.Abs(sp.sqrt(a)), sp.sqrt(a) * sp.sign(sp.sqrt(a))),    # false at a = -1: |i| = 1, i·sign(i) = i·i = -1
+    (sp.Max(0, sp.I * a) * 0 + sp.Abs(sp.I * a + 1), sp.Abs(a) + 1),  # |1 + i a| is not |a| + 1
+    (sp.Abs(sp.log(a)), sp.log(a) * sp.sign(sp.log(a))),      # log(a) is complex for a < 0
+], ids=["abs_complex_squared", "abs_imaginary_squared", "sqrt_of_square", "abs_sqrt", "abs_i_a", "abs_log"])
+def test_sign_split_never_treats_a_complex_argument_as_real(lhs, rhs):
+    never_proved("sound.sign_complex", lhs, rhs)
+
+
+def test_sign_split_still_splits_real_arguments():
+    assert free("sound.sign_real", sp.Abs(sp.sqrt(p)), sp.sqrt(p)).prove().verdict is P  # sqrt(p) real for p > 0
+    assert free("sound.sign_real2", sp.Abs(a) ** 2, a**2).prove().verdict is P
+    assert free("sound.sign_real3", RELU(2 * a * p), 2 * p * RELU(a)).prove().verdict is P
+
+
+def test_abs_of_sqrt_is_refuted_where_it_fails():
+    c = free("sound.abs_sqrt_refuted", sp.Abs(sp.sqrt(a)), sp.sqrt(a) * sp.sign(sp.sqrt(a))).refute()
+    assert c.verdict is R and sp.Rational(c.evidence.witness["a"]) < 0
+
+
+# -- 2. a stand-in for a real σ must be real-valued (and meet every assumption of σ) ---------------------------
+GENERAL = free("sound.general_abs", sp.Abs(SIGMA(a)), SIGMA(a) * sp.sign(SIGMA(a))).prove()
+NOT_REAL = [sp.Lambda(t, sp.I * t), sp.Lambda(t, sp.sqrt(t)), sp.Lambda(t, sp.log(t)), sp.Lambda(t, t ** sp.Rational(1, 3))]
+
+
+def test_the_general_claim_is_proved():
+    assert GENERAL.verdict is P
+
+
+@pytest.mark.parametrize("stand_in", NOT_REAL, ids=["i_t", "sqrt", "log", "cube_root"])
+def test_an_instance_needs_a_real_stand_in(stand_in):
+    inst = free("sound.instance", sp.Abs(stand_in(a)), stand_in(a) * sp.sign(stand_in(a)))
+    with pytest.raises(ValueError, match="breaks the assumption that sigma is real"):
+        inst.prove(instance_of=GENERAL, mapping={SIGMA: stand_in})
+    with pytest.raises(ValueError, match="breaks the assumption that sigma is real"):
+        rules.using(GENERAL, {SIGMA: stand_in})
+    with pytest.raises(ValueError, match="breaks the assumption that sigma is real"):
+        rules.instantiate({SIGMA: stand_in})
+    with pytest.raises(ValueError, match="breaks the assumption that sigma is real"):
+        free("sound.witness_fn", sp.Abs(SIGMA(a)), SIGMA(a) * sp.sign(SIGMA(a))).refute(witness={SIGMA: stand_in, a: 1})
+
+
+def test_a_stand_in_must_meet_positivity():
+    f = sp.Function("f", positive=True)
+    true = free("sound.positive_f", sp.Abs(f(a)), f(a))  # true for every positive f
+    for stand_in in (sp.Lambda(t, t), sp.Lambda(t, sp.sin(t)), sp.Lambda(t, t**2)):  # t² is 0 at 0: not positive
+        with pytest.raises(ValueError, match="breaks the assumption that f is positive"):
+            true.refute(witness={f: stand_in, a: 0})
+    assert true.check().verdict in (P, C)  # the check's stand-ins are positive: it never refutes a true claim
+    assert true.decide().verdict is not R
+
+
+def test_a_stand_in_at_complex_arguments_must_be_real_there():
+    # σ real-valued everywhere: σ(u) is real for a complex u, so conjugate(σ(u)) = σ(u) is true;
+    # the identity is real only on the real line, so it is no stand-in there
+    general = free("sound.conjugate", sp.conjugate(SIGMA(u), evaluate=False), SIGMA(u)).prove()
+    assert general.verdict is P
+    with pytest.raises(ValueError, match="at a complex argument"):
+        rules.using(general, {SIGMA: sp.Lambda(t, t)})
+    with pytest.raises(ValueError, match="is not a function"):
+        rules.using(general, {SIGMA: sp.Integer(3)})
+    with pytest.raises(ValueError, match="takes 2 arguments"):
+        rules.using(general, {SIGMA: sp.Lambda((t, w), t)})
+
+
+# -- 3. both sides have one shape, for every value of symbolic sizes -------------------------------------------
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.ZeroMatrix(n, n), sp.zeros(2, 3)),
+    (sp.ZeroMatrix(n, m), sp.ZeroMatrix(m, n)),
+    (sp.Identity(n), sp.eye(2)),
+    (sp.MatrixSymbol("X", n, m), sp.MatrixSymbol("X", n, m).T),
+    (sp.ZeroMatrix(1, 2), sp.Integer(0)),
+], ids=["symbolic_vs_2x3", "n_m_vs_m_n", "identity_n_vs_2", "transpose", "matrix_vs_scalar"])
+def test_shapes_must_agree_for_every_size(lhs, rhs):
+    with pytest.raises(ValueError, match="lhs and rhs must have the same shape"):
+        claim("sound.shapes", lhs, rhs)
+
+
+# -- 4. chains reach only what follows ---------------------------------------------------------------------------
+def test_substitute_is_no_free_rewrite():
+    for start, step, mapping in [(a, 0, {a: 0}), (a * b, b, {a: 1}), (a + b, 2 * b, {a: b})]:
+        ch = chain("sound.substitute", start, expect=None).step(step, rules.substitute(mapping))
+        assert ch.verdict is U and "needs Eq(" in ch.evidence.detail
+
+
+def test_instantiate_keeps_the_assumptions_an_earlier_step_rested_on():
+    for value in (0, sp.Integer(0), w - w):
+        ch = chain("sound.after_divide", (SIGMA(w) * w, SIGMA(1) * w), assume=[sp.Ne(w, 0)], expect=None)
+        ch.step((SIGMA(w), SIGMA(1)), rules.divide(w))
+        ch.step((SIGMA(value), SIGMA(1)), rules.instantiate({w: value}))
+        assert ch.verdict is U and "breaks the chain's assumption Ne(w, 0)" in ch.evidence.detail
+    ch = chain("sound.after_positive", (SIGMA(w), SIGMA(w)), assume=[w > 0], expect=None)
+    ch.step((SIGMA(-1), SIGMA(-1)), rules.instantiate({w: -1}))
+    assert ch.verdict is U
+    ch = chain("sound.instance_needs", (SIGMA(w), SIGMA(w)), assume=[w > 0], expect=None)
+    ch.step((SIGMA(a), SIGMA(a)), rules.instantiate({w: a}))
+    assert ch.verdict is U and "needs a > 0" in ch.evidence.detail
+
+
+def test_divide_and_cancel_need_the_divisor_nonzero():
+    ch = chain("sound.divide_maybe_zero", (SIGMA(w) * w, SIGMA(1) * w), expect=None)
+    ch.step((SIGMA(w), SIGMA(1)), rules.divide(w))
+    assert ch.verdict is U and "Ne(w, 0)" in ch.evidence.detail
+    ch = chain("sound.cancel_in_step", (a**2 - b**2) / (a - b), expect=None).step(a + b, "rational")
+    assert ch.verdict is U and "Ne(a - b, 0)" in ch.evidence.detail
+    ch = chain("sound.expand_cancels", (RELU(z) * a + RELU(z) * b) / RELU(z), expect=None).step(a + b, "expand")
+    assert ch.verdict is U and "Ne(Max(0, z), 0)" in ch.evidence.detail
+
+
+def test_rewriting_rules_on_equations_rewrite_each_side():
+    ok = chain("sound.eq_expand", ((a + 1) ** 2, b)).step((a**2 + 2 * a + 1, b), "expand")
+    assert ok.verdict is P
+    swap = chain("sound.eq_swap", ((a + 1) ** 2, b), expect=None).step((b, a**2 + 2 * a + 1), "expand")
+    assert swap.verdict is U
+    wrong = chain("sound.eq_wrong", ((a + 1) ** 2, b), expect=None).step((a**2 + 1, b), "expand")
+    assert wrong.verdict is U
+
+
+# -- 5. floats give no proofs ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("lhs, rhs", [
+    (1 + sp.Float("1e-30"), sp.Integer(1)),
+    (a + sp.Float("1e-30") * a, a),
+    (sp.sin(a) ** 2 + sp.cos(a) ** 2, 1 + sp.Float("1e-20")),
+    (sp.Matrix([[a, sp.Float("0.5")]]), sp.Matrix([[a, sp.Rational(1, 2)]])),
+    (RELU(sp.Float("2.0") * a), 2 * RELU(a)),
+], ids=["one_plus_tiny", "a_plus_tiny_a", "pythagoras_plus_tiny", "matrix_entry", "inside_relu"])
+def test_floats_are_refused(lhs, rhs):
+    with pytest.raises(TypeError, match="floating-point number"):
+        claim("sound.float", lhs, rhs)
+
+
+def test_floats_are_refused_everywhere_else():
+    with pytest.raises(TypeError, match="floating-point number"):
+        claim("sound.float_side", 0.5, a)
+    with pytest.raises(TypeError, match="floating-point number"):
+        claim("sound.float_assume", a, a, assume=[a > sp.Float("0.5")])
+    with pytest.raises(TypeError, match="floating-point number"):
+        rules.instantiate({a: sp.Float("0.5")})
+    with pytest.raises(TypeError, match="floating-point number"):
+        chain("sound.float_step", a).step(a + sp.Float("1e-30"), "expand")
+    with pytest.raises(TypeError, match="must be exact"):
+        free("sound.float_witness", a, a + 1).refute(witness={a: 0.5})
+
+
+# -- 6. what was stated is fixed ------------------------------------------------------------------------------
+def test_a_claim_cannot_be_changed_after_its_proof():
+    c = free("sound.fixed", a, a).prove()
+    for name, value in [("lhs", a + 1), ("rhs", a + 1), ("assume", (a > 0,)), ("verdict", R),
+                        ("evidence", None), ("uses", ("x",)), ("statement", "1 = 2"), ("identifier", "other")]:
+        with pytest.raises(AttributeError):
+            setattr(c, name, value)
+    assert (c.lhs, c.rhs, c.verdict) == (a, a, P)
+
+
+def test_a_chain_cannot_be_changed_after_its_steps():
+    ch = chain("sound.fixed_chain", (a + 1) ** 2).step(a**2 + 2 * a + 1, "expand")
+    with pytest.raises(AttributeError):
+        ch.start = a
+    with pytest.raises(AttributeError):
+        ch.steps = ()
+    ch.steps  # a tuple: appending to it changes nothing
+    assert isinstance(ch.steps, tuple) and ch.verdict is P
+
+
+def test_using_rests_on_the_claim_object_not_its_name():
+    old = free("sound.reused", a * (b + 1), a * b + a).prove()
+    step = rules.using(old)
+    free("sound.reused", a, a + 1)  # a new statement under the same identifier, re-run in a later cell
+    ch = chain("sound.uses_old", a * (b + 1)).step(a * b + a, step)
+    assert ch.verdict is P  # the step rests on the proved old claim, which is unchanged
+
+
+# -- 7. a divisor must be known nonzero -------------------------------------------------------------------------
+@pytest.mark.parametrize("lhs, rhs, needs", [
+    ((RELU(z) * a + RELU(z) * b) / RELU(z), a + b, "Ne(Max(0, z), 0)"),
+    ((a**2 - b**2) / (a - b), a + b, "Ne(a - b, 0)"),
+    ((a**3 - a) / (a**2 - 1), a, "Ne(a**2 - 1, 0)"),
+    (sp.sin(a) ** 2 / sp.sin(a) ** 2 * 0 + (a**2 + a) / (a + 1), a, "Ne(a + 1, 0)"),
+    (SIGMA((a * b + a) / (b + 1)), SIGMA(a), "Ne(b + 1, 0)"),  # inside σ
+    ((a**2 - a) * a ** -2, 1 - 1 / a, "Ne(a, 0)"),
+], ids=["relu", "difference_of_squares", "cubic", "hidden_sum", "inside_sigma", "negative_power"])
+def test_a_cancelled_divisor_needs_its_condition(lhs, rhs, needs):
+    c = never_proved("sound.divisor", lhs, rhs)
+    assert needs in c.evidence.detail
+
+
+def test_a_divisor_known_nonzero_is_no_obstacle():
+    assert free("sound.divisor_ok", (a**2 - b**2) / (a - b), a + b, assume=[sp.Ne(a, b)]).prove().verdict is P
+    assert free("sound.divisor_ok2", (p**2 + p) / p, p + 1).prove().verdict is P
+    assert free("sound.divisor_ok3", (a**2 - 1) / (a - 1), a + 1, assume=[a > 1]).prove().verdict is P
+
+
+def test_a_matrix_inverse_needs_invertibility():
+    A = sp.MatrixSymbol("A", n, n)
+    B = sp.MatrixSymbol("B", n, n)
+    c = never_proved("sound.inverse", A.I * B * A * A.I, A.I * B)
+    assert "Q.invertible(A)" in c.evidence.detail
+    ok = free("sound.inverse_ok", A.I * B * A * A.I, A.I * B, assume=[sp.Q.invertible(A)]).prove()
+    assert ok.verdict is P
+    M = sp.Matrix([[a, b], [b, a]])
+    c = never_proved("sound.explicit_inverse", M * M.inv(), sp.eye(2))
+    assert "Ne(a**2 - b**2, 0)" in c.evidence.detail
+
+
+def test_a_witness_where_a_divisor_vanishes_is_no_refutation():
+    # (a² − 1)/(a − 1) = a + 1 wherever it is defined: no witness, least of all a = 1
+    c = free("sound.no_witness_at_pole", (a**2 - 1) / (a - 1), a + 1).refute()
+    assert c.verdict is U
+    with pytest.raises(ValueError, match="the divisor a - 1 is zero there"):
+        free("sound.given_pole", (a**2 - 1) / (a - 1), a + 2).refute(witness={a: 1})
+    assert free("sound.pole_elsewhere", (a**2 - 1) / (a - 1), a + 2).refute().verdict is R
+
+
+# -- 9. checked means the samples agreed -------------------------------------------------------------------------
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.I * a, a),
+    ((z**3) ** sp.Rational(1, 3), z),
+    (sp.sqrt(a**2 - 4), sp.sqrt(a - 2) * sp.sqrt(a + 2)),  # differ where a < -2 (branches)
+    (sp.log(a**2), 2 * sp.log(a)),
+], ids=["i_a", "cube_root", "sqrt_product", "log_square"])
+def test_a_check_never_calls_a_disagreement_agreement(lhs, rhs):
+    c = free("sound.check_disagrees", lhs, rhs).check()
+    assert c.verdict is R  # SymPy's principal branches disagree somewhere, certified by a complex box
+
+
+@pytest.mark.parametrize("side", [sp.nan, sp.zoo, sp.oo, -sp.oo])
+def test_undefined_values_are_refused(side):
+    with pytest.raises(ValueError, match="is not a number"):
+        claim("sound.undefined", side, sp.Integer(5))
+
+
+def test_an_uncertifiable_disagreement_leaves_no_verdict(monkeypatch):
+    import derive.witness as witness
+
+    monkeypatch.setattr(witness, "certify_nonzero", lambda e: None)  # no certificate can be had
+    c = free("sound.uncertified", a + 1, a).check()
+    assert c.verdict is U and "could not be certified" in c.evidence.detail
+
+
+# -- 10. what prints alike is one symbol --------------------------------------------------------------------
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.Symbol("q", real=True), sp.Symbol("q", positive=True)),
+    (sp.Symbol("q"), sp.Symbol("q", real=True)),
+    (sp.Dummy("q"), sp.Dummy("q")),
+    (sp.Symbol("q", integer=True) + 1, sp.Symbol("q", real=True) + 1),
+], ids=["real_vs_positive", "complex_vs_real", "two_dummies", "integer_vs_real"])
+def test_two_symbols_of_one_name_are_refused(lhs, rhs):
+    with pytest.raises(ValueError, match="two different symbols are both named 'q'"):
+        claim("sound.names", lhs, rhs)
+
+
+# -- 11. bad input: one line, never a traceback into the kernel ------------------------------------------------
+def test_empty_and_malformed_statements_are_refused():
+    with pytest.raises(ValueError, match="empty 0x0 matrix"):
+        claim("sound.empty", sp.Matrix(0, 0, []), sp.Matrix(0, 0, []))
+    with pytest.raises(ValueError, match="empty 0x3 matrix"):
+        claim("sound.empty2", sp.zeros(0, 3), sp.zeros(0, 3))
+    deep = a
+    for _ in range(200):
+        deep = sp.sin(deep)
+    with pytest.raises(ValueError, match="nested more than"):
+        claim("sound.deep", deep, deep)
+    with pytest.raises(TypeError, match="uses must be a list of identifiers"):
+        claim("sound.uses", a, a, uses="abc")
+    with pytest.raises(TypeError, match="assume must be a list of conditions"):
+        claim("sound.assume", a, a, assume=a > 0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda c: c.prove(budget="x"), lambda c: c.prove(budget=-1), lambda c: c.refute(budget=float("nan")),
+    lambda c: c.check(points=0), lambda c: c.refute(tries="many"), lambda c: c.prove(strategies="expand"),
+], ids=["budget_str", "budget_negative", "budget_nan", "points_zero", "tries_str", "strategies_str"])
+def test_bad_arguments_are_one_line_errors(call):
+    with pytest.raises((TypeError, ValueError), match=r"^claim sound\.args"):
+        call(free("sound.args", a, a))
+
+
+def test_rules_refuse_what_they_cannot_use():
+    with pytest.raises(TypeError, match="using: needs a proved Claim"):
+        rules.using("abc")
+    with pytest.raises(TypeError, match="using: needs a proved Claim"):
+        rules.using(chain("sound.a_chain", a).step(a, "expand"))
+    with pytest.raises(TypeError, match="using: mapping must be a dict"):
+        rules.using(free("sound.c", a, a), [a])
+
+
+def test_domains_without_a_rational_point_are_a_one_line_error():
+    tr = sp.Symbol("tr", transcendental=True)
+    for c in (free("sound.transcendental", tr, tr + 1), free("sound.irr", sp.Symbol("ir", irrational=True), 1)):
+        with pytest.raises(ValueError, match="no exact rational value respects the assumptions"):
+            c.check()
+        with pytest.raises(ValueError, match="no exact rational value respects the assumptions"):
+            c.refute()
+
+
+def test_huge_and_undecidable_residuals_give_verdicts():
+    c = free("sound.huge_integer", a * 10**5000, 0).refute()
+    assert c.verdict is R and c.evidence.residual == "an exact integer of 5001 digits"
+    c = free("sound.huge_power", (a + 2) ** 10**9, (a + 3) ** 10**9).refute(budget=20)
+    assert c.verdict is R and c.evidence.detail.startswith("arb")
+    c = free("sound.not_comparable", sp.Max(sp.log(2 * p) - sp.log(2) - sp.log(p), 0), 0).refute()
+    assert c.verdict is U  # true for every p > 0: no witness, and no traceback on the way
+    c = free("sound.big_rational", a * sp.Rational(1, 7) ** 9000, 0).refute()
+    assert c.verdict is R and "digits" in c.evidence.residual
+
+
+# -- 12. every entry point keeps to its budget ------------------------------------------------------------------
+@pytest.mark.parametrize("attempt", [
+    lambda: free("sound.slow_prove", (a + 2) ** 10**9, (a + 2) ** 10**9 + 0 * a + (a + 3) ** 10**9 - (a + 3) ** 10**9
+                 + sp.Integer(0)).prove(budget=1.0),
+    lambda: free("sound.slow_prove2", (a + b) ** 400, sp.expand((a + b) ** 20) ** 20).prove(budget=1.0),
+    lambda: free("sound.slow_check", sp.exp(sp.exp(sp.exp(sp.exp(a)))), sp.exp(sp.exp(sp.exp(sp.exp(a)))) + a * 0
+                 + sp.sin(a) ** 2 + sp.cos(a) ** 2 - 1).check(budget=1.0),
+], ids=["prove_huge_power", "prove_huge_expansion", "check_tower"])
+def test_an_attempt_stops_at_its_budget(attempt):
+    start = time.monotonic()
+    c = attempt()
+    assert time.monotonic() - start < 8
+    assert c.verdict is not R
+
+
+def test_running_out_of_time_is_said():
+    c = free("sound.says_out_of_time", (a + b) ** 300, sp.expand((a + b) ** 15) ** 20).prove(budget=0.3)
+    assert c.verdict is U and c.evidence.detail.startswith("out of time after 0.3 s")
+
+
+def test_an_enclosing_budget_holds_over_the_claims_own():
+    with pytest.raises(OutOfTime):
+        with time_budget(0.3):
+            free("sound.enclosed", (a + b) ** 300, sp.expand((a + b) ** 15) ** 20).prove(budget=30)
+
+
+def test_exact_inputs_are_still_welcome():
+    assert claim("sound.exact_python", Fraction(1, 3) * 3, 1).prove().verdict is P
+
+
+def test_an_enclosing_budget_that_a_block_swallowed_fires_again():
+    start = time.monotonic()
+    with pytest.raises(OutOfTime) as caught:
+        with time_budget(0.2):
+            try:
+                with time_budget(5):
+                    while True:
+                        pass
+            except OutOfTime:
+                pass  # code that swallows it: the enclosing budget still holds
+            while True:
+                pass
+    assert caught.value.outer is False and time.monotonic() - start < 2
