@@ -53,6 +53,8 @@ class Finding:
     unit: Claim
     layer: object
     witness: dict = field(default_factory=dict)
+    #: why the symmetry is undecided (out of time, SymPy gave up ...), empty when it is decided
+    reason: str = ""
 
     @property
     def holds(self):
@@ -76,7 +78,7 @@ class Finding:
                     if rec["enclosure"] else f"exact residual {rec['residual']}")
             shown = ", ".join(f"{k} = {_plain(v)}" for k, v in self.witness.items())
             return [f"unit identity refuted at {at}", f"layer refuted at {shown}", cert]
-        return [f"unit identity: {render.how(unit)}", "layer: undecided"]
+        return [f"unit identity: {render.how(unit)}", "layer: undecided" + (f": {self.reason}" if self.reason else "")]
 
     def as_dict(self) -> dict:
         """The finding as data: verdict, certificate, witness, and the records of its two claims."""
@@ -85,6 +87,7 @@ class Finding:
             "holds": self.holds,
             "certificate": self.certificate(),
             "witness": {k: _plain(v) for k, v in self.witness.items()},
+            "reason": self.reason,
             "unit": self.unit.record(),
             "layer": self.layer.record(),
         }
@@ -172,6 +175,7 @@ class Classification:
         for key, f in self.findings.items():
             symbol, _ = render.STYLE[f.verdict]
             state = {True: "holds", False: "broken", None: "undecided"}[f.holds]
+            state += f" ({f.reason})" if f.holds is None and f.reason else ""
             lines.append(f"{symbol} {TITLES[key]}: {state}")
             lines.extend(f"    {line}" for line in f.lines())
         return "\n".join(lines)
