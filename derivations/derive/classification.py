@@ -50,7 +50,7 @@ class Finding:
 
     symmetry: str
     verdict: Verdict
-    unit: Claim
+    unit: Claim | None  # None (and layer None) only for a symmetry the budget gave no time at all
     layer: object
     witness: dict = field(default_factory=dict)
     #: why the symmetry is undecided (out of time, SymPy gave up ...), empty when it is decided
@@ -67,6 +67,8 @@ class Finding:
 
     def lines(self) -> list[str]:
         """How the verdict was obtained: one line for the unit identity, one or two for the layer."""
+        if self.unit is None:
+            return [f"undecided: {self.reason}" if self.reason else "undecided"]
         unit = self.unit.record()
         if self.verdict is Verdict.PROVED:
             return [f"unit identity {render.how(unit)}",
@@ -88,8 +90,8 @@ class Finding:
             "certificate": self.certificate(),
             "witness": {k: _plain(v) for k, v in self.witness.items()},
             "reason": self.reason,
-            "unit": self.unit.record(),
-            "layer": self.layer.record(),
+            "unit": self.unit.record() if self.unit is not None else None,
+            "layer": self.layer.record() if self.layer is not None else None,
         }
 
 

@@ -98,8 +98,9 @@ _PROBES = tuple(sp.Rational(k, 2) for k in range(-4, 5))
 MAX_EXACT_BITS = 1 << 16
 #: seconds one exact evaluation of σ at a point may take (inside the whole budget)
 _POINT_SECONDS = 1.0
-#: seconds one proof strategy may take (inside the whole budget)
+#: seconds one proof strategy may take (inside the whole budget); the costly ones (cancel, simplify) get more
 _STRATEGY_SECONDS = 1.0
+_COSTLY_SECONDS = 4.0
 #: what SymPy raises when a value is too large, too deep or not comparable: never a verdict, never a traceback
 _SYMPY_TROUBLE = (OverflowError, RecursionError, MemoryError, ZeroDivisionError)
 
@@ -174,8 +175,9 @@ def _require_real(where, expr):
     (undefined at 0) are refused; an expression whose values SymPy cannot decide (in time, or without huge
     numbers) is let through.
     """
+    slow = 0
     for point in _PROBES:
-        if not _safe(expr, [point]):
+        if not _safe(expr, [point]) or slow >= 2:
             continue
         try:
             with time_budget(_POINT_SECONDS):
@@ -184,6 +186,7 @@ def _require_real(where, expr):
         except OutOfTime as exc:
             if exc.outer:
                 raise
+            slow += 1
             continue
         except Exception as exc:  # noqa: BLE001 - only SymPy's own trouble is let through
             if not _trouble(exc):
@@ -438,6 +441,7 @@ def _precheck(key, ctx, unit, notes):
                 raise
             misses += 1
             if misses >= 3:
+                ctx.searchable = False  # a search would spend the whole budget on such evaluations
                 notes.append(f"σ takes more than {_POINT_SECONDS:g} s to evaluate at a point")
                 return None
             continue
@@ -537,13 +541,13 @@ def _decide(key, ctx, units) -> Finding:
     if unit.verdict is not Verdict.PROVED:
         if ctx.searchable:
             _attempt(notes, lambda: unit.refute(tries=ctx.tries))
-        elif pre is None:
+        elif pre is None and not notes:
             notes.append("σ's values at small points are too large to evaluate exactly")
         if unit.verdict is not Verdict.REFUTED and pre is not None:
             given = pre
             _attempt(notes, lambda: unit.refute(witness=pre))
         if not unit.verdict.is_certain and pre is None and says is not False:
-            _attempt(notes, lambda: unit.prove(list(_COSTLY), budget=_STRATEGY_SECONDS))
+            _attempt(notes, lambda: unit.prove(list(_COSTLY), budget=_COSTLY_SECONDS))
 
     if unit.verdict is Verdict.PROVED:
         glhs, grhs = _layer_sides(key, ctx.s)
@@ -577,9 +581,13 @@ def _decide(key, ctx, units) -> Finding:
     return Finding(key, Verdict.UNPROVEN, unit, layer, reason="; ".join(notes))
 
 
-def _undecided(key, ctx, unit, reason) -> Finding:
-    unit = unit if unit is not None else _unit_claim(key, ctx)
-    return Finding(key, Verdict.UNPROVEN, unit, _layer_claim(key, ctx, unit), reason=reason)
+def _undecided(key, ctx, unit, reason, claims) -> Finding:
+    """A symmetry the budget left undecided. Its claims are only built when asked for (``claims``): building the
+    layer of a costly σ takes time the budget no longer has."""
+    if claims:
+        unit = unit if unit is not None else _unit_claim(key, ctx)
+        return Finding(key, Verdict.UNPROVEN, unit, _layer_claim(key, ctx, unit), reason=reason)
+    return Finding(key, Verdict.UNPROVEN, unit, None, reason=reason)
 
 
 # -- entry point ----------------------------------------------------------------------------------------------
@@ -649,7 +657,8 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
         if exc.outer:
             raise
         reason = f"out of time after {budget:g} s"
-    results = [findings.get(key) or _undecided(key, ctx, units.get(key), reason) for key in SYMMETRIES]
+    results = [findings.get(key) or _undecided(key, ctx, units.get(key), reason, key in expected)
+               for key in SYMMETRIES]
     for f in results:
         want = expected.get(f.symmetry)
         if want is not None:
