@@ -252,7 +252,6 @@ HINTS = {
     "ReLU(z)": "did you mean relu?",
     "swish(z)": "did you mean silu?",
     "ln(1 + z**2)": "did you mean log?",
-    "x * sigmoid(x)": "the variable is z",
 }
 
 

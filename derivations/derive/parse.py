@@ -67,6 +67,8 @@ FUNCTIONS = {
 VARIADIC = {"Max": (2, sp.Max), "Min": (2, sp.Min)}
 #: name -> value; with ``z`` the only names a text may use outside a call
 CONSTANTS = {"pi": sp.pi, "e": sp.E, "E": sp.E}
+#: the functions in lower case (as messages list them; SymPy's spellings are read too)
+_LOWER = [n for n in FUNCTIONS if n not in ("Abs", "Heaviside")]
 #: common slips and the spelling meant
 _ALIASES = {"ln": "log", "swish": "silu", "arctan": "atan", "arcsinh": "asinh", "heaviside": "Heaviside",
             "step": "Heaviside", "sgn": "sign", "fabs": "abs", "maximum": "max", "minimum": "min",
@@ -146,8 +148,7 @@ class _Reader:
             return CONSTANTS[node.id]
         if node.id in FUNCTIONS:
             raise ValueError(f"parse: the function {node.id!r} must be called, as in {node.id}(z)")
-        hint = "; the variable is z" if len(node.id) == 1 or node.id in ("x", "t", "u") else ""
-        raise ValueError(f"parse: unknown name {node.id!r}{hint}; use z, pi, e or a function: {', '.join(FUNCTIONS)}")
+        raise ValueError(f"parse: unknown name {node.id!r}; use z, pi, e or a function: {', '.join(_LOWER)}")
 
     def binary(self, node, depth):
         if isinstance(node.op, ast.BitXor):
