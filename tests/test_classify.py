@@ -199,3 +199,151 @@ def test_constant_activations():
     assert one["scale_positive"].layer.evidence.residual == "-1/2"
     zero = classify("0", name="zero")
     assert zero.family_text() == "linear (c = 0)"
+
+
+# -- piecewise polynomials: every symmetry decided --------------------------------------------------------------
+LINEAR_IN_DISGUISE = ["max(z, 0) - max(-z, 0)", "relu(z) - relu(-z)", "max(z, 0) + min(z, 0)", "sqrt(z**2)*sign(z)",
+                      "Heaviside(z)*z + Heaviside(-z)*z", "Piecewise((z, z > 0), (z, True))"]
+
+
+@pytest.mark.parametrize("text", LINEAR_IN_DISGUISE)
+def test_a_linear_activation_in_disguise_keeps_every_symmetry(text):
+    result = classify(text)
+    assert tuple(result.verdicts().values()) == (P, P, P)
+    assert result.family_text() == "linear (c = 1)"
+    for f in result.findings.values():
+        assert f.layer.verdict is P and f.unit.verdict is P
+
+
+def test_the_scaling_with_every_alpha_goes_through_the_proved_linear_form():
+    f = classify("max(z, 0) - max(-z, 0)", name="odd_relu")["scale_nonzero"]
+    assert isinstance(f.unit, derive.Chain) and f.unit.verdict is P
+    form = registry.get("classify.odd_relu.linear_form")
+    assert form.verdict is P and form.identifier in f.unit.uses
+    assert [s[1].name for s in f.unit.steps] == ["using", "using", "expand"]
+
+
+@pytest.mark.parametrize("text, alpha", [("min(relu(z), 100)", "101"), ("min(relu(z), 1000)", "1001"),
+                                         ("min(max(z, 0), 37/2)", "19"), ("Min(6, Max(0, z))", None)])
+def test_a_clip_is_broken_beyond_its_constant(text, alpha):
+    result = classify(text)
+    assert tuple(result.verdicts().values()) == (R, R, R)
+    f = result["scale_positive"]
+    if alpha is not None:
+        assert f.unit.evidence.witness == {"a": "1", "alpha": alpha}
+    else:  # small enough for the kernel's own search: a = 3, alpha = 4 reaches 12, beyond the clip
+        w = f.unit.evidence.witness
+        assert sp.Rational(w["a"]) * sp.Rational(w["alpha"]) > 6
+    assert f.layer.verdict is R and f.layer.evidence.enclosure == ""  # an exact rational residual
+
+
+@pytest.mark.parametrize("text, want", [
+    ("abs(z - 1/3)", (R, R, R)), ("max(z, -7/3)", (R, R, R)), ("z*abs(z)", (R, R, R)),
+    ("Piecewise((1, Eq(z, 0)), (z, True))", (R, R, R)), ("abs(z**2 - 2)", (R, R, R)),
+    ("max(z, 0) - 2*min(z, 0)", (R, P, R)), ("Piecewise((3*z, z >= 0), (z/2, True))", (R, P, R)),
+    ("Heaviside(z)*z", (R, P, R)), ("z*sign(z)", (R, P, R)), ("0*Heaviside(z)", (P, P, P)),
+])
+def test_piecewise_polynomials_are_decided(text, want):
+    result = classify(text)
+    assert tuple(result.verdicts().values()) == want
+    assert all(f.reason == "" for f in result.findings.values())
+
+
+def test_a_piecewise_witness_at_an_algebraic_breakpoint():
+    result = classify("Piecewise((0, Eq(z**2, 2)), (z, True))", name="hole")
+    assert tuple(result.verdicts().values()) == (R, R, R)
+
+
+# -- sanity before a family is claimed ----------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["abs(sqrt(z)) - sqrt(z)*sign(sqrt(z))", "sqrt(z)*sign(sqrt(z)) - abs(sqrt(z))",
+                                  "2*abs(sqrt(z)) - 2*sqrt(z)*sign(sqrt(z))"])
+def test_an_activation_that_only_looks_linear_is_refuted(text):
+    result = classify(text)
+    assert tuple(result.verdicts().values()) == (R, R, R)
+    assert result.family == "not positively homogeneous"
+
+
+def test_the_sanity_witness_is_the_exact_point_minus_one():
+    f = classify("abs(sqrt(z)) - sqrt(z)*sign(sqrt(z))", name="fake_zero")["exchange"]
+    assert f.unit.evidence.witness == {"a": "1", "b": "-1"} and f.layer.evidence.residual == "2"
+
+
+# -- robustness: huge values, overflow, the budget ----------------------------------------------------------------
+def test_a_tower_of_exponentials_is_refuted_not_a_traceback():
+    result = classify("tanh(exp(exp(exp(exp(exp(z))))))", budget=60)
+    assert tuple(result.verdicts().values()) == (R, R, R)
+    assert result["exchange"].layer.evidence.enclosure  # certified by arb, printed without an OverflowError
+
+
+@pytest.mark.parametrize("text", ["exp(exp(exp(exp(exp(z)))))", "sigmoid(exp(exp(exp(exp(z)))))",
+                                  "tanh(exp(exp(exp(exp(exp(-z))))))"])
+def test_towers_of_exponentials_get_a_verdict_or_a_reason(text):
+    result = classify(text, budget=60)
+    for f in result.findings.values():
+        assert f.verdict in (R, Verdict.UNPROVEN) and (f.verdict is R or f.reason)
+    assert R in result.verdicts().values()
+    str(result), json.dumps(result.as_dict())
+
+
+@pytest.mark.parametrize("text", ["(((((z+2)**64)**64)**64)**64)**64", "((((z+2)**64)**64)**64)**64",
+                                  "(((((z+2)**64)**64)**64)**64)**64 + z"])
+def test_huge_powers_are_never_evaluated_exactly(text):
+    import time
+
+    start = time.perf_counter()
+    result = classify(text, budget=20)
+    assert time.perf_counter() - start < 20
+    assert all(v in (R, Verdict.UNPROVEN) for v in result.verdicts().values())
+    assert result["exchange"].verdict is R
+
+
+def test_exact_size_bounds_what_sympy_would_build():
+    from derive.classify import exact_size
+
+    z = derive.z
+    assert exact_size((z + 2) ** (2**30), -1) == 1
+    assert exact_size((z + 2) ** (2**30), 1) > 10**9
+    assert exact_size(sp.exp((z + 2) ** 64), 1) < 200
+
+
+@pytest.mark.parametrize("budget", [0.2, 0.5, 1.0])
+def test_the_budget_is_one_wall_clock_limit_and_says_so(budget):
+    import time
+
+    text = "max(exp(exp(exp(exp(exp(z))))), exp(exp(exp(exp(exp(-z))))))"
+    start = time.perf_counter()
+    result = classify(text, budget=budget)
+    assert time.perf_counter() - start < budget + 1.0
+    undecided = [f for f in result.findings.values() if f.holds is None]
+    assert undecided and all(f.reason == f"out of time after {budget:g} s" for f in undecided)
+    assert f"undecided (out of time after {budget:g} s)" in str(result)
+    json.dumps(result.as_dict())
+
+
+def test_bad_budget():
+    with pytest.raises(ValueError, match="budget must be a positive number of seconds"):
+        classify("relu", budget=0)
+    with pytest.raises(TypeError, match="budget must be a number of seconds"):
+        classify("relu", budget="1")
+
+
+def test_command_line_budget_and_exit_status(capsys):
+    text = "max(exp(exp(exp(exp(exp(z))))), exp(exp(exp(exp(exp(-z))))))"
+    assert cli.main(["classify", "--budget", "0.3", text]) == 3
+    assert "undecided (out of time after 0.3 s)" in capsys.readouterr().out
+    assert cli.main(["classify", "--budget", "20", "min(relu(z), 100)"]) == 0
+    assert cli.main(["classify", "z^2"]) == 2
+    assert "write powers with **" in capsys.readouterr().err
+    help_text = cli.parser()._subparsers._group_actions[0].choices["classify"].format_help()
+    assert "3 some symmetry undecided" in " ".join(help_text.split())
+    assert "Decided for every piecewise polynomial" in " ".join(help_text.split())
+
+
+# -- round trip: the σ printed classifies the same ----------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_the_printed_activation_classifies_the_same(name):
+    result = classify(name)
+    printed = str(result).splitlines()[0].split("sigma(z) = ", 1)[1]
+    again = classify(printed, name=f"again_{name}")
+    assert again.expr == result.expr
+    assert tuple(again.verdicts().values()) == EXPECTED[name]

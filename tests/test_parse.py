@@ -1,5 +1,6 @@
 """The activation parser: what it accepts, exactly, and that unsafe text is refused without being evaluated."""
 import builtins
+import re
 import os
 import subprocess
 
@@ -210,3 +211,67 @@ def test_any_text_gives_an_expression_or_a_value_error(text):
         assert str(exc).startswith("parse: ") and "\n" not in str(exc)
     else:
         assert isinstance(out, sp.Expr) and out.free_symbols <= {z}
+
+
+# -- SymPy's spelling and hints for common slips ------------------------------------------------------------------
+def test_sympys_spelling():
+    assert parse("Abs(z)") == sp.Abs(z)
+    assert parse("Max(0, z)") == sp.Max(0, z) and parse("Min(0, z)/100") == sp.Min(0, z) / 100
+    assert parse("Max(0, z, z - 1)") == sp.Max(0, z)
+    assert parse("Heaviside(z)") == sp.Heaviside(z)
+    assert parse("sign(z)") == sp.sign(z)
+    assert parse("E*z") == sp.E * z
+    assert parse("Piecewise((z, z > 0), (exp(z) - 1, True))") == derive.activation("elu")(z)
+    assert parse("Piecewise((z, (z > 0) & (z < 1)), (0, True))") == sp.Piecewise(
+        (z, sp.And(z > 0, z < 1)), (0, True))
+    assert parse("Piecewise((z, 0 < z <= 1), (0, True))") == sp.Piecewise((z, sp.And(z > 0, z <= 1)), (0, True))
+    assert parse("Piecewise((1, Eq(z, 0)), (z, Ne(z, 1) | (z < 0)), (0, True))") == sp.Piecewise(
+        (1, sp.Eq(z, 0)), (z, sp.Or(sp.Ne(z, 1), z < 0)), (0, True))
+
+
+def test_every_named_activation_prints_as_text_the_parser_reads_back():
+    for name in derive.ACTIVATIONS:
+        if name == "sigma":
+            continue
+        expr = derive.activation(name)(z)
+        assert parse(sp.sstr(expr)) == expr, name
+
+
+HINTS = {
+    "z^2": "write powers with **",
+    "2^z": "write powers with **",
+    "(z+1)^3": "write powers with **",
+    "|z|": "write abs(z) for |z|",
+    "|z| + 1": "write abs(z) for |z|",
+    "z*|z|": "write abs(z) for |z|",
+    "torch.relu(z)": "write relu(...) without the module prefix",
+    "F.silu(z)": "write silu(...) without the module prefix",
+    "np.tanh(z)": "write tanh(...) without the module prefix",
+    "torch.nn.functional.gelu(z)": "write gelu(...) without the module prefix",
+    "math.exp(z)": "write exp(...) without the module prefix",
+    "ReLU(z)": "did you mean relu?",
+    "swish(z)": "did you mean silu?",
+    "ln(1 + z**2)": "did you mean log?",
+}
+
+
+@pytest.mark.parametrize("text", sorted(HINTS))
+def test_a_common_slip_gets_a_one_line_hint(text):
+    with pytest.raises(ValueError) as info:
+        parse(text)
+    message = str(info.value)
+    assert HINTS[text] in message and message.startswith("parse: ") and "\n" not in message
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Piecewise()", "at least one (value, condition) pair"),
+    ("Piecewise(z)", "Piecewise arguments other than (value, condition) pairs"),
+    ("Piecewise((z, z == 0), (0, True))", "comparisons other than"),
+    ("Piecewise((z, __import__('os')), (0, True))", "this Piecewise condition"),
+    ("Max(z)", "Max takes at least 2 arguments"),
+    ("z > 0", "comparisons not allowed"),
+    ("(z > 0) & (z < 1)", "the operator BitAnd not allowed"),
+])
+def test_piecewise_and_variadic_refusals(text, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse(text)

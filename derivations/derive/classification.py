@@ -50,9 +50,11 @@ class Finding:
 
     symmetry: str
     verdict: Verdict
-    unit: Claim
+    unit: Claim | None  # None (and layer None) only for a symmetry the budget gave no time at all
     layer: object
     witness: dict = field(default_factory=dict)
+    #: why the symmetry is undecided (out of time, SymPy gave up ...), empty when it is decided
+    reason: str = ""
 
     @property
     def holds(self):
@@ -65,6 +67,8 @@ class Finding:
 
     def lines(self) -> list[str]:
         """How the verdict was obtained: one line for the unit identity, one or two for the layer."""
+        if self.unit is None:
+            return [f"undecided: {self.reason}" if self.reason else "undecided"]
         unit = self.unit.record()
         if self.verdict is Verdict.PROVED:
             return [f"unit identity {render.how(unit)}",
@@ -76,7 +80,7 @@ class Finding:
                     if rec["enclosure"] else f"exact residual {rec['residual']}")
             shown = ", ".join(f"{k} = {_plain(v)}" for k, v in self.witness.items())
             return [f"unit identity refuted at {at}", f"layer refuted at {shown}", cert]
-        return [f"unit identity: {render.how(unit)}", "layer: undecided"]
+        return [f"unit identity: {render.how(unit)}", "layer: undecided" + (f": {self.reason}" if self.reason else "")]
 
     def as_dict(self) -> dict:
         """The finding as data: verdict, certificate, witness, and the records of its two claims."""
@@ -85,8 +89,9 @@ class Finding:
             "holds": self.holds,
             "certificate": self.certificate(),
             "witness": {k: _plain(v) for k, v in self.witness.items()},
-            "unit": self.unit.record(),
-            "layer": self.layer.record(),
+            "reason": self.reason,
+            "unit": self.unit.record() if self.unit is not None else None,
+            "layer": self.layer.record() if self.layer is not None else None,
         }
 
 
@@ -172,6 +177,7 @@ class Classification:
         for key, f in self.findings.items():
             symbol, _ = render.STYLE[f.verdict]
             state = {True: "holds", False: "broken", None: "undecided"}[f.holds]
+            state += f" ({f.reason})" if f.holds is None and f.reason else ""
             lines.append(f"{symbol} {TITLES[key]}: {state}")
             lines.extend(f"    {line}" for line in f.lines())
         return "\n".join(lines)

@@ -117,7 +117,7 @@ def cmd_classify(args) -> int:
     from .classify import classify
 
     try:
-        result = classify(args.expr, label=args.expr)
+        result = classify(args.expr, label=args.expr, budget=args.budget)
     except ValueError as exc:
         print(f"derive classify: {str(exc).removeprefix('classify: ')}", file=sys.stderr)
         return 2
@@ -126,7 +126,7 @@ def cmd_classify(args) -> int:
     else:
         print(result)
         print(f"({result.seconds:.2f} s)")
-    return 0
+    return 3 if any(f.holds is None for f in result.findings.values()) else 0
 
 
 def cmd_build(args) -> int:
@@ -174,10 +174,19 @@ def parser() -> argparse.ArgumentParser:
     r = sub.add_parser("refresh", help="re-execute notebooks in place (refresh the committed outputs)")
     notebook_args(r)
     r.set_defaults(func=cmd_refresh)
-    k = sub.add_parser("classify", help="decide the symmetries of the gated layer for one activation")
+    k = sub.add_parser(
+        "classify", help="decide the symmetries of the gated layer for one activation",
+        description="Prove or refute (with an exact witness on the whole layer) exchange, scaling with alpha > 0 and "
+        "scaling with alpha != 0. Decided for every piecewise polynomial (polynomials with rational coefficients "
+        "and max/min/abs/relu/leaky_relu/sign/Heaviside/Piecewise of such); any other activation is tried and may "
+        "come out undecided, with the reason.",
+        epilog="exit status: 0 every symmetry decided, 3 some symmetry undecided (out of time, or no proof and no "
+        "witness found), 2 the activation was refused (not readable, not real on the real line)")
     k.add_argument("expr", help='the activation as an expression in z, e.g. "z * sigmoid(z)", or a name such as '
                    'silu (put -- before an expression that starts with -)')
     k.add_argument("--json", action="store_true", help="print the classification as JSON")
+    k.add_argument("--budget", type=float, default=30.0, metavar="SECONDS",
+                   help="wall-clock seconds for the whole classification (default: 30)")
     k.set_defaults(func=cmd_classify)
     b = sub.add_parser("build", help="re-run every notebook, print every claim, write the static site")
     notebook_args(b)

@@ -22,7 +22,7 @@ import sympy as sp
 
 from .activations import activation, z
 
-__all__ = ["parse", "FUNCTIONS", "CONSTANTS", "MAX_LENGTH", "MAX_EXPONENT", "MAX_DIGITS", "MAX_BITS", "MAX_DEPTH"]
+__all__ = ["parse", "FUNCTIONS", "VARIADIC", "CONSTANTS", "MAX_LENGTH", "MAX_EXPONENT", "MAX_DIGITS", "MAX_BITS", "MAX_DEPTH"]
 
 #: the longest text accepted, in characters
 MAX_LENGTH = 400
@@ -59,9 +59,21 @@ FUNCTIONS = {
     "sigmoid": (1, lambda a: 1 / (1 + sp.exp(-a))),
     "softplus": (1, lambda a: sp.log(1 + sp.exp(a))),
     **{name: (1, activation(name)) for name in ("leaky_relu", "silu", "gelu", "gelu_tanh", "elu", "mish")},
+    # SymPy's own spelling, as it prints an activation
+    "Abs": (1, sp.Abs),
+    "Heaviside": (1, sp.Heaviside),
 }
+#: name -> (least number of arguments, builder): functions of any number of arguments from the least on
+VARIADIC = {"Max": (2, sp.Max), "Min": (2, sp.Min)}
 #: name -> value; with ``z`` the only names a text may use outside a call
-CONSTANTS = {"pi": sp.pi, "e": sp.E}
+CONSTANTS = {"pi": sp.pi, "e": sp.E, "E": sp.E}
+#: the functions in lower case (as messages list them; SymPy's spellings are read too)
+_LOWER = [n for n in FUNCTIONS if n not in ("Abs", "Heaviside")]
+#: common slips and the spelling meant
+_ALIASES = {"ln": "log", "swish": "silu", "arctan": "atan", "arcsinh": "asinh", "heaviside": "Heaviside",
+            "step": "Heaviside", "sgn": "sign", "fabs": "abs", "maximum": "max", "minimum": "min",
+            "relu6": "min(relu(z), 6)", "hardtanh": "max(-1, min(1, z))", "softsign": "z / (1 + abs(z))"}
+_RELATIONS = {ast.Lt: sp.Lt, ast.LtE: sp.Le, ast.Gt: sp.Gt, ast.GtE: sp.Ge}
 
 _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
 _UNSUPPORTED = {
@@ -136,9 +148,12 @@ class _Reader:
             return CONSTANTS[node.id]
         if node.id in FUNCTIONS:
             raise ValueError(f"parse: the function {node.id!r} must be called, as in {node.id}(z)")
-        raise ValueError(f"parse: unknown name {node.id!r}; use z, pi, e or a function: {', '.join(FUNCTIONS)}")
+        raise ValueError(f"parse: unknown name {node.id!r}; use z, pi, e or a function: {', '.join(_LOWER)}")
 
     def binary(self, node, depth):
+        if isinstance(node.op, ast.BitXor):
+            raise ValueError(f"parse: the operator ^ (BitXor) not allowed: {self.piece(node)!r}; "
+                             f"write powers with **, e.g. z**2")
         if type(node.op) not in _OPERATORS:
             self.fail(f"the operator {type(node.op).__name__}", node)
         left = self.read(node.left, depth + 1)
@@ -173,16 +188,32 @@ class _Reader:
 
     def call(self, node, depth):
         func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, (ast.Name, ast.Attribute)):
+            meant = _meant(func.attr)
+            if meant is not None:  # torch.relu(z), F.silu(z), np.tanh(z): the name without its module
+                raise ValueError(f"parse: attribute access not allowed: {self.piece(func)!r}; "
+                                 f"write {meant}(...) without the module prefix, e.g. {meant}(z)")
         if not isinstance(func, ast.Name):
             self.read(func, depth + 1)  # names what is wrong with it (attribute access, a subscript ...)
             self.fail("calls of anything but a named function", node)
-        if func.id not in FUNCTIONS:
-            raise ValueError(f"parse: unknown function {func.id!r}; known: {', '.join(FUNCTIONS)}")
+        if func.id not in FUNCTIONS and func.id not in VARIADIC and func.id != "Piecewise":
+            meant = _meant(func.id)
+            hint = f" (did you mean {meant}?)" if meant is not None and meant != func.id else ""
+            raise ValueError(f"parse: unknown function {func.id!r}{hint}; known: {', '.join(FUNCTIONS)}, "
+                             f"{', '.join(VARIADIC)}, Piecewise")
         if node.keywords:
             self.fail("keyword arguments", node.keywords[0])
         for arg in node.args:
             if isinstance(arg, ast.Starred):
                 self.fail("starred arguments", arg)
+        if func.id == "Piecewise":
+            return self.finite(self.piecewise(node, depth), node)
+        if func.id in VARIADIC:
+            least, build = VARIADIC[func.id]
+            if len(node.args) < least:
+                raise ValueError(f"parse: {func.id} takes at least {least} arguments, got {len(node.args)} in "
+                                 f"{self.piece(node)!r}")
+            return self.finite(build(*[self.read(a, depth + 1) for a in node.args]), node)
         arity, build = FUNCTIONS[func.id]
         if len(node.args) != arity:
             raise ValueError(f"parse: {func.id} takes {arity} argument{'s' if arity > 1 else ''}, "
@@ -190,12 +221,57 @@ class _Reader:
         args = [self.read(a, depth + 1) for a in node.args]
         return self.finite(build(*args), node)
 
+    def piecewise(self, node, depth):
+        """``Piecewise((value, condition), ...)``: conditions are comparisons of expressions, joined by & | ~."""
+        if not node.args:
+            raise ValueError("parse: Piecewise takes at least one (value, condition) pair, got none")
+        pairs = []
+        for arg in node.args:
+            if not isinstance(arg, ast.Tuple) or len(arg.elts) != 2:
+                self.fail("Piecewise arguments other than (value, condition) pairs", arg)
+            pairs.append((self.read(arg.elts[0], depth + 2), self.condition(arg.elts[1], depth + 2)))
+        return sp.Piecewise(*pairs)
+
+    def condition(self, node, depth):
+        if depth > MAX_DEPTH:
+            raise ValueError(f"parse: the expression nests deeper than {MAX_DEPTH} levels")
+        if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            return sp.true if node.value else sp.false
+        if isinstance(node, ast.Compare):
+            if not all(type(op) in _RELATIONS for op in node.ops):
+                self.fail("comparisons other than < <= > >= (use Eq(a, b), Ne(a, b))", node)
+            sides = [self.read(node.left, depth + 1), *(self.read(c, depth + 1) for c in node.comparators)]
+            return sp.And(*[_RELATIONS[type(op)](l, r) for op, l, r in zip(node.ops, sides, sides[1:])])
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+            join = sp.And if isinstance(node.op, ast.BitAnd) else sp.Or
+            return join(self.condition(node.left, depth + 1), self.condition(node.right, depth + 1))
+        if isinstance(node, ast.BoolOp):
+            join = sp.And if isinstance(node.op, ast.And) else sp.Or
+            return join(*[self.condition(v, depth + 1) for v in node.values])
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not)):
+            return sp.Not(self.condition(node.operand, depth + 1))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("Eq", "Ne")
+                and len(node.args) == 2 and not node.keywords):
+            rel = sp.Eq if node.func.id == "Eq" else sp.Ne
+            return rel(self.read(node.args[0], depth + 1), self.read(node.args[1], depth + 1))
+        self.fail("this Piecewise condition (write comparisons such as z > 0, joined by & | ~)", node)
+
     def finite(self, value, node):
         if value.has(sp.zoo, sp.oo, -sp.oo, sp.nan):
             self.fail("undefined values (division by zero, infinity)", node)
         if value.is_number and value.is_extended_real is False:
             self.fail("non-real values", node)
         return value
+
+
+def _meant(name: str):
+    """The known function a slip of ``name`` most likely means (``ReLU`` -> ``relu``, ``ln`` -> ``log``), or None."""
+    known = {**{n.lower(): n for n in (*FUNCTIONS, *VARIADIC, "Piecewise")}, **{n: n for n in FUNCTIONS}}
+    if name in known:
+        return known[name]
+    if name in _ALIASES:
+        return _ALIASES[name]
+    return known.get(name.lower()) or _ALIASES.get(name.lower())
 
 
 def parse(text: str) -> sp.Expr:
@@ -231,7 +307,8 @@ def parse(text: str) -> sp.Expr:
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
-        raise ValueError(f"parse: not a valid expression ({exc.msg}): {text.strip()[:40]!r}") from None
+        hint = "; write abs(z) for |z|" if "|" in text else ""
+        raise ValueError(f"parse: not a valid expression ({exc.msg}): {text.strip()[:40]!r}{hint}") from None
     except (RecursionError, MemoryError):
         raise ValueError("parse: the expression nests too deeply") from None
     return _Reader(text.strip()).read(tree)
