@@ -388,3 +388,27 @@ def test_an_enclosing_budget_that_a_block_swallowed_fires_again():
             while True:
                 pass
     assert caught.value.outer is False and time.monotonic() - start < 2
+
+
+# -- the sign split by substitution: kinks away from zero ---------------------------------------------------------
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.Max(z, 1) + sp.Min(z, 1) - 1, z),
+    (sp.Abs(z - 1), sp.Max(z - 1, 1 - z)),
+    ((sp.Max(z, -2) + sp.Min(z, -2) + 2) * a, z * a),
+    (sp.Max(z, sp.Rational(1, 3)) - sp.Min(z, sp.Rational(1, 3)), sp.Abs(z - sp.Rational(1, 3))),
+], ids=["max_plus_min", "abs_shifted", "kink_at_minus_two", "kink_at_a_third"])
+def test_a_kink_away_from_zero_is_split_on_its_breakpoint(lhs, rhs):
+    c = free("sound.kink_true", lhs, rhs).prove()
+    assert c.verdict is P, c.evidence.attempts
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.Max(z, 1) + sp.Min(z, 2) - 1, z),               # wrong between 1 and 2
+    (sp.Max(z, 1), z),                                   # wrong below 1
+    (sp.Min(sp.Max(z, -1), 1), -sp.Min(sp.Max(-z, -1), 2)),  # the clips differ beyond 1
+    (sp.Abs(z - 1), sp.Max(z - 1, 1 + z)),               # wrong everywhere but one side
+    (sp.Max(z, 1) + sp.Min(z, 1), z + 1 + sp.Heaviside(z - 1) - sp.Heaviside(1 - z)),  # wrong off z = 1
+], ids=["two_kinks", "max_alone", "clips", "abs_vs_max", "heaviside"])
+def test_a_false_kink_identity_is_never_proved_and_is_refuted(lhs, rhs):
+    never_proved("sound.kink_false", lhs, rhs)
+    assert free("sound.kink_false_refuted", lhs, rhs).refute().verdict is R

@@ -168,16 +168,82 @@ def sign_split(diff):
     general = diff.xreplace({c: v for c, v in zip(cores, variables) if not c.is_Symbol})
     back = general.xreplace({v: c for v, c in zip(variables, cores) if isinstance(v, sp.Dummy)})
     if sp.expand(back - diff) != 0:
-        return None
+        return _by_breakpoints(diff)
     groups = _independent_groups(sp.expand(general), variables)
     if len(groups) == 1 or not all(_all_cases_zero(g, vs) for g, vs in groups):
         if len(variables) > SIGN_SPLIT_MAX or not _all_cases_zero(general, variables):
-            return None
+            return _by_breakpoints(diff)
         groups = [(general, variables)]
     n_cases = sum(3 ** len(vs) for _, vs in groups)
     names = ", ".join(sp.sstr(c) for c in cores)
     split = f"{len(groups)} independent groups, " if len(groups) > 1 else ""
     return f"sign split on {names}: {split}{n_cases} cases, each by expand"
+
+
+def _by_breakpoints(diff):
+    """The sign split by substitution: ``max(z, 1) + min(z, 1) - 1 = z`` needs the sign of ``z - 1`` *and* ``z``
+    to move together, which fresh symbols for the arguments cannot give.
+
+    ``Max(u, v)`` is written ``v + Max(u - v, 0)`` (and ``Min`` alike); then an argument ``k x + r`` that is linear
+    in a real symbol ``x`` (``k`` a known nonzero real) is split by putting ``x := (s p - r)/k`` everywhere, for
+    ``s`` = 1, -1, 0 and a fresh positive ``p``: the three cases cover every real ``x``. The split recurses on what
+    is left, at most :data:`SIGN_SPLIT_MAX` deep; every leaf must reduce to zero by ``expand``.
+    """
+    split_on: list = []
+    leaves = _cases_zero(_lift(diff), SIGN_SPLIT_MAX, split_on)
+    if not leaves:
+        return None
+    names = ", ".join(sp.sstr(c) for c in split_on)
+    return f"sign split by substitution on {names}: {leaves} cases, each by expand"
+
+
+def _lift(expr):
+    """``Max(u, v, …)`` as ``v + Max(u - v, 0)`` (nested for more arguments); ``Min`` alike. An exact rewriting."""
+    def lift(e):
+        args = list(e.args)
+        inner = e.func(*args[:-1]) if len(args) > 2 else args[0]
+        last = args[-1]
+        return last + e.func(_lift(inner) - last, 0)
+
+    return expr.replace(lambda e: isinstance(e, (sp.Max, sp.Min)) and len(e.args) >= 2 and 0 not in e.args, lift)
+
+
+def _linear_in(core):
+    """``(x, k, r)`` with ``core = k x + r``, ``x`` a real symbol, ``k`` known nonzero and real, neither holding ``x``."""
+    for x in sorted(core.free_symbols, key=sp.default_sort_key):
+        if not (isinstance(x, sp.Symbol) and x.is_real):
+            continue
+        expanded = sp.expand(core)
+        k = expanded.coeff(x, 1)
+        r = sp.expand(expanded - k * x)
+        if k.has(x) or r.has(x) or not (k.is_real and k.is_zero is False):
+            continue
+        return x, k, r
+    return None
+
+
+def _cases_zero(expr, depth: int, split_on: list) -> int:
+    """The number of cases when every one reduces to zero (see :func:`_by_breakpoints`), else 0."""
+    if any(a.has(sp.Piecewise) for a in [expr]):
+        expr = sp.piecewise_fold(expr)
+    if sp.expand(expr) == 0:
+        return 1
+    cores = _split_arguments(expr)
+    if not cores or depth == 0:
+        return 0
+    pick = next((found for found in map(_linear_in, cores) if found is not None), None)
+    if pick is None:
+        return 0
+    x, k, r = pick
+    split_on.append(k * x + r)
+    positive = sp.Dummy("p", positive=True)
+    total = 0
+    for value in ((positive - r) / k, (-positive - r) / k, -r / k):
+        leaves = _cases_zero(_lift(expr.xreplace({x: value})), depth - 1, split_on)
+        if not leaves:
+            return 0
+        total += leaves
+    return total
 
 
 def _independent_groups(expanded, variables):
