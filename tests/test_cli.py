@@ -71,8 +71,10 @@ def test_check_json_reports_every_claim(good_run):
     assert claims["tiny.relu_exchange"]["witness"] == {"a": "1", "b": "-1"}
     assert claims["tiny.relu_exchange"]["uses"] == ["tiny.square"]
     assert all(isinstance(c["seconds"], float) for c in claims.values())
-    assert "2 claims in 1 notebooks: 1 proved, 1 refuted" in result.stderr
-    assert "every verdict as expected" in result.stderr
+    assert runs[0]["not_run"] == []
+    assert result.stderr.splitlines()[-2:] == ["2 claims in 1 notebook: 1 proved, 1 refuted", "every verdict as expected"]
+    assert result.stderr.splitlines()[0].startswith("[1/1] 01_tiny                  2 claims       ")
+    assert result.stderr.splitlines()[0].endswith(" s  ok")
 
 
 def test_check_writes_the_executed_notebook_to_the_build_folder_only(good_run):
@@ -100,7 +102,11 @@ def test_unexpected_verdict_and_failing_notebook_exit_1(bad_run):
         ("tiny.wrong", "unproven", "refuted")]
     assert "ExpectationError" in runs["02_raising"]["error"]
     assert "tiny.raises: expected proved, got unproven" in runs["02_raising"]["error"]
-    assert "FAILED: unexpected verdicts ['tiny.wrong'], failing notebooks ['02_raising']" in result.stderr
+    assert [(c["id"], c["verdict"]) for c in runs["02_raising"]["claims"]] == [("tiny.raises", "unproven")]
+    assert runs["02_raising"]["not_run"] == []  # the stored notebook has no outputs: nothing was left out
+    assert result.stderr.splitlines()[-1] == "FAILED: 2 unexpected verdicts, 1 notebook failed"
+    assert "unexpected: tiny.wrong (01_unexpected): unproven, expected refuted; no strategy reduced lhs - rhs to zero" \
+        in result.stderr.splitlines()
 
 
 def _run(name, claims, error=""):
@@ -109,6 +115,7 @@ def _run(name, claims, error=""):
 
 def _claim(identifier, verdict, expect=None):
     return {"id": identifier, "verdict": verdict, "expect": expect, "uses": [], "witness": {}, "strategy": "",
+            "statement": "x = y",
             "detail": "", "residual": "", "enclosure": "", "seconds": 0.01}
 
 
@@ -121,23 +128,43 @@ def test_notebook_run_ok():
 
 def test_report_exit_status(capsys):
     assert cli.report([_run("01_a", [_claim("x.a", "proved", "proved")])]) == 0
-    out = capsys.readouterr().out
-    assert "01_a  (1 claims, 1.0 s)" in out
-    assert "1 claims in 1 notebooks: 1 proved" in out
-    assert "every verdict as expected" in out
+    assert capsys.readouterr().out == "1 claim in 1 notebook: 1 proved\nevery verdict as expected\n"
     assert cli.report([_run("01_a", [_claim("x.a", "refuted", "proved")])]) == 1
     captured = capsys.readouterr()
-    assert "<< expected proved" in captured.out
-    assert "FAILED: unexpected verdicts ['x.a'], failing notebooks []" in captured.err
+    assert captured.out == "1 claim in 1 notebook: 1 refuted\nunexpected: x.a (01_a): refuted, expected proved; refuted: exact residual\n"
+    assert captured.err == "FAILED: 1 unexpected verdict\n"
     assert cli.report([_run("01_a", [], error="NameError: x")]) == 1
-    assert "FAILED: NameError: x" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert captured.out == "0 claims in 1 notebook\nfailed: 01_a: NameError: x\n"
+    assert captured.err == "FAILED: 1 notebook failed\n"
+
+
+def test_report_verbose_lists_every_claim_on_one_short_line(capsys):
+    long = dict(_claim("x.long", "proved", "proved"), statement=r"\sigma\left(a\right) = " + "a + " * 60 + "a",
+                detail="expand " * 30)
+    wrong = _claim("x.wrong", "refuted", "proved")
+    run = NotebookRun(Path("01_a.ipynb"), None, 1.0, [long, wrong], "Boom: x",
+                      [{"id": "x.later", "verdict": "not run", "expect": "proved"}])
+    assert cli.report([run], verbose=True) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:6] == [
+        "",
+        "01_a  (2 claims, 1 not run, 1.0 s)",
+        "  FAILED: Boom: x",
+        "  ✔ proved    0.010s  x.long                             σ(a) = a + a + a + a + a + a + a + …  by expand "
+        "expand expan…",
+        "  ✘ refuted   0.010s  x.wrong                            x = y                                 EXPECTED prove"
+        "d; refut…",
+        "  - not run        -  x.later                            expected proved",
+    ]
+    assert max(len(line) for line in lines) <= cli.WIDTH
 
 
 def test_report_json_keeps_stdout_machine_readable(capsys):
     assert cli.report([_run("01_a", [_claim("x.a", "proved")])], as_json=True) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out) == [{"notebook": "01_a", "seconds": 1.0, "error": "",
-                                         "claims": [_claim("x.a", "proved")]}]
+                                         "claims": [_claim("x.a", "proved")], "not_run": []}]
     assert "every verdict as expected" in captured.err
 
 
@@ -172,7 +199,7 @@ def test_timeout_must_be_whole_seconds(capsys, value, message):
 
 def test_report_of_notebooks_without_claims(capsys):
     assert cli.report([_run("01_a", []), _run("02_b", [])]) == 0
-    assert "0 claims in 2 notebooks\n" in capsys.readouterr().out
+    assert capsys.readouterr().out == "0 claims in 2 notebooks\nevery verdict as expected\n"
 
 
 def test_refresh_runs_a_summary_of_the_suite_after_the_notebooks_it_summarises(tmp_path):
