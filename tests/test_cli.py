@@ -230,3 +230,79 @@ def test_version(capsys):
     assert exit_.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith(f"derive {derive.__version__} (Python ") and "SymPy 1.14" in out
+
+
+# -- every failure is one line ------------------------------------------------------------------------------
+def test_a_missing_notebook_folder_is_one_line(tmp_path, capsys):
+    assert cli.main(["check", "--root", str(tmp_path / "missing")]) == 2
+    assert capsys.readouterr().err == f"derive check: no notebook folder at {tmp_path / 'missing'}\n"
+
+
+@pytest.mark.parametrize("raised, line", [
+    (RuntimeError("the kernel server could not start:\nNo module named derive"),
+     "derive check: the kernel server could not start: No module named derive"),
+    (OSError(28, "No space left on device"), "derive check: [Errno 28] No space left on device"),
+    (TypeError("odd"), "derive check: TypeError: odd"),
+    (KeyError("x"), "derive check: KeyError: 'x'"),
+])
+def test_an_error_during_the_run_is_one_line(tmp_path, capsys, monkeypatch, raised, line):
+    write_notebook(tmp_path / "01_a.ipynb", ["1"])
+
+    def fail(*args, **kwargs):
+        raise raised
+
+    monkeypatch.setattr(runner, "run_all", fail)
+    assert cli.main(["check", "--root", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == line + "\n"
+    monkeypatch.setenv("DERIVE_TRACEBACK", "1")
+    with pytest.raises(type(raised)):
+        cli.main(["check", "--root", str(tmp_path)])
+
+
+def test_jobs_must_be_a_positive_whole_number(capsys):
+    with pytest.raises(SystemExit):
+        cli.parser().parse_args(["check", "-j", "0"])
+    assert "argument -j/--jobs: expected at least 1, got 0" in capsys.readouterr().err
+
+
+# -- plain text for readers ---------------------------------------------------------------------------------
+def test_a_claim_prints_as_plain_text():
+    a, b = derive.real("a b")
+    relu = derive.activation("relu")
+    refuted = derive.claim("text.exchange", relu(a) * b, relu(b) * a, expect="refuted", uses=["text.base"]).refute()
+    assert str(refuted) == ("claim text.exchange: refuted\n  b*Max(0, a) = a*Max(0, b)\n"
+                            "  refuted at a = 1, b = -1: exact residual -1\n  uses text.base")
+    wrong = derive.claim("text.wrong", relu(a), a, assume=[a > -1])
+    wrong.expect = derive.Verdict.PROVED
+    assert str(wrong) == ("claim text.wrong: unproven (expected proved)\n  Max(0, a) = a\n  assuming a > -1\n"
+                          "  no strategy settled it")
+    long = derive.claim("text.long", sum(derive.real(" ".join(f"y{k}" for k in range(60)))), a)
+    line = str(long).splitlines()[1]
+    assert len(line) == 102 and line.endswith("… = a")
+    chain = derive.chain("text.chain", (a + 1)**2).step(a**2 + 2*a + 1, "expand")
+    assert str(chain).splitlines()[:2] == ["chain text.chain: proved", "  (a + 1)**2 = a**2 + 2*a + 1"]
+
+
+def test_a_claim_table_prints_as_plain_text():
+    from derive.tables import ClaimTable, SuiteTable
+
+    records = [_claim("x.a", "proved", "proved") | {"detail": "expand"}, _claim("x.bb", "refuted", "proved")]
+    assert str(ClaimTable(records)) == (
+        "2 claims: 1 proved, 1 refuted; unexpected: x.bb\n"
+        "  proved    x.a   by expand\n"
+        "  refuted   x.bb  refuted: exact residual  (expected proved)")
+    assert repr(ClaimTable(records)) == "<ClaimTable of 2 claims>"
+    assert str(ClaimTable([])) == "0 claims; every verdict as expected"
+    assert str(SuiteTable([("01_a", records[0])])).splitlines() == [
+        "1 claim in the suite: 1 proved; every verdict as expected", "  proved    01_a  x.a  by expand"]
+
+
+def test_the_readme_example_prints_what_it_shows():
+    import re
+
+    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    code = re.search(r"## Using `derive`\n\n```python\n(.*?)```", text, re.S).group(1)
+    shown = [line[2:] if line.startswith("# ") else line[1:] for line in code.splitlines() if line.startswith("#")]
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout.splitlines() == shown

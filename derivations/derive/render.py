@@ -171,8 +171,11 @@ def statement_text(statement, width: int = 100) -> str:
     if hasattr(statement, "steps"):  # a chain: its start and every step
         joint = " ⟹ " if getattr(statement, "equations", False) else " = "
         text = joint.join(side(e) for e in [statement.start, *(s[0] for s in statement.steps)])
-    else:
-        text = f"{sp.sstr(statement.lhs)} = {sp.sstr(statement.rhs)}"
+    else:  # each side shortened on its own, so that a long left side leaves the right one in sight
+        lhs, rhs = sp.sstr(statement.lhs), sp.sstr(statement.rhs)
+        half = (width - 3) // 2
+        text = f"{lhs} = {rhs}" if len(lhs) + len(rhs) + 3 <= width else (
+            f"{shorten(lhs, max(half, width - 3 - len(rhs)))} = {shorten(rhs, max(half, width - 3 - len(lhs)))}")
     head = f"{record['kind']} {record['id']}: {record['verdict']}"
     if unexpected(record):
         head += f" (expected {record['expect']})"
