@@ -151,11 +151,10 @@ def test_report_verbose_lists_every_claim_on_one_short_line(capsys):
         "",
         "01_a  (2 claims, 1 not run, 1.0 s)",
         "  FAILED: Boom: x",
-        "  ✔ proved    0.010s  x.long                             σ(a) = a + a + a + a + a + a + a + …  by expand "
-        "expand expan…",
-        "  ✘ refuted   0.010s  x.wrong                            x = y                                 EXPECTED prove"
-        "d; refut…",
-        "  - not run        -  x.later                            expected proved",
+        "  ✔ proved    0.010s  x.long  σ(a) = a + a + a + a + a + a + …  by expand expand expand expand expand expand "
+        "expand e…",
+        "  ✘ refuted   0.010s  x.wrong x = y                             EXPECTED proved; refuted: exact residual",
+        "  - not run        -  x.later expected proved",
     ]
     assert max(len(line) for line in lines) <= cli.WIDTH
 

@@ -42,7 +42,8 @@ _SYMBOLS = {"sigma": "σ", "alpha": "α", "beta": "β", "gamma": "γ", "lambda":
             "odot": "⊙", "cdot": "·", "times": "×", "leq": "≤", "geq": "≥", "neq": "≠", "ne": "≠", "le": "≤",
             "ge": "≥", "Longrightarrow": "⟹", "Rightarrow": "⇒", "sum": "Σ", "infty": "∞", "in": "∈",
             "forall": "∀", "mapsto": "↦", "checkmark": "✓", "max": "max", "min": "min", "exp": "exp",
-            "log": "log", "tanh": "tanh", "operatorname": ""}
+            "log": "log", "tanh": "tanh", "operatorname": "", "top": "ᵀ", "big": "", "Big": "", "bigg": "",
+            "Bigg": "", "bigl": "", "bigr": "", "Bigl": "", "Bigr": ""}
 
 
 def tex_text(tex: str) -> str:
@@ -50,15 +51,19 @@ def tex_text(tex: str) -> str:
 
     >>> tex_text(r"\\sigma\\left(x K^{T}\\right) V = \\frac{a}{2} \\odot b_{1}")
     'σ(x Kᵀ) V = (a)/(2) ⊙ b_1'
+    >>> tex_text(r"\\frac{a b}{1 + e^{- a}}")
+    '(a b)/(1 + e^(- a))'
     """
     text = tex
-    for pattern, repl in _TEX:
-        for _ in range(4):  # nested braces: the innermost first
-            text, n = re.subn(pattern, repl, text)
-            if not n:
-                break
+    for _ in range(8):  # nested braces: the innermost first, until nothing changes
+        before = text
+        for pattern, repl in _TEX:
+            text = re.sub(pattern, repl, text)
+        text = re.sub(r"([_^])\{([^{}\s]*)\}", r"\1\2", text)  # x_{1} -> x_1
+        text = re.sub(r"([_^])\{([^{}]*)\}", r"\1(\2)", text)  # e^{- a} -> e^(- a)
+        if text == before:
+            break
     text = re.sub(r"\\([a-zA-Z]+)", lambda m: _SYMBOLS.get(m.group(1), m.group(1)), text)
-    text = re.sub(r"([_^])\{([^{}]*)\}", r"\1\2", text)
     text = text.replace("{", "").replace("}", "").replace("\\", "")
     return " ".join(text.split())
 
@@ -72,15 +77,15 @@ def _seconds_text(seconds) -> str:
     return f"{seconds:.3f}s" if seconds is not None else "-"
 
 
-def _line(c: dict) -> str:
+def _line(c: dict, id_width: int = 34) -> str:
     """One claim on one line: mark, verdict, time, identifier, statement, how (shortened to fit)."""
     if c["verdict"] == runner.NOT_RUN:
         expect = f"expected {c['expect']}" if c.get("expect") else ""
-        return _fit(f"  - {'not run':<8} {'-':>7}  {c['id']:<34} {expect}".rstrip())
+        return _fit(f"  - {'not run':<8} {'-':>7}  {c['id']:<{id_width}} {expect}".rstrip())
     symbol, _ = render.STYLE[Verdict(c["verdict"])]
     flag = f"EXPECTED {c['expect']}; " if render.unexpected(c) else ""
-    head = f"  {symbol} {c['verdict']:<8} {_seconds_text(c.get('seconds')):>7}  {c['id']:<34} "
-    statement = render.shorten(tex_text(c.get("statement", "")), 36).ljust(36)
+    head = f"  {symbol} {c['verdict']:<8} {_seconds_text(c.get('seconds')):>7}  {c['id']:<{id_width}} "
+    statement = render.shorten(tex_text(c.get("statement", "")), 32).ljust(32)
     return _fit(f"{head}{statement}  {flag}{' '.join(render.how(c).split())}")
 
 
@@ -158,8 +163,10 @@ def report(runs, as_json: bool = False, verbose: bool = False) -> int:
             print(f"\n{r.name}  ({_plural(len(r.claims), 'claim')}{extra}, {r.seconds:.1f} s)")
             if r.error:
                 print(_fit(f"  FAILED: {r.error}"))
-            for c in r.claims + r.not_run:
-                print(_line(c))
+            listed = r.claims + r.not_run
+            id_width = min(36, max((len(c["id"]) for c in listed), default=0))
+            for c in listed:
+                print(_line(c, id_width))
     claims = [c for r in runs for c in r.claims]
     not_run = [(r.name, c) for r in runs for c in r.not_run]
     bad = [(r.name, c) for r in runs for c in r.claims if render.unexpected(c)]
