@@ -5,6 +5,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
+# V=1 lists every claim, one line each (default: one line per notebook, then the summary)
+VERBOSE := $(if $(V),--verbose)
 # the site's browser-side assets: MathJax 3 from npm (copied into site/), Debian's chromium for its test
 MATHJAX  := build/vendor/node_modules/mathjax/es5/tex-chtml-full.js
 CHROMIUM := /usr/bin/chromium
@@ -22,14 +24,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-# the main job: re-run every notebook, print every claim and verdict (failing on any unexpected one),
-# and write site/ from that same run
+# the main job: re-run every notebook, print the verdicts (failing on any unexpected one, failed notebook or
+# claim not run), and write site/ from that same run, never from a failed one
 site: $(STAMP) $(MATHJAX)
-	$(BIN)/derive build --jobs $(JOBS)
+	$(BIN)/derive build --jobs $(JOBS) $(VERBOSE)
 
 # the verification alone, without the site
 check: $(STAMP)
-	$(BIN)/derive check --jobs $(JOBS)
+	$(BIN)/derive check --jobs $(JOBS) $(VERBOSE)
 
 $(MATHJAX):
 	npm install --prefix build/vendor --no-audit --no-fund --loglevel=error mathjax@3.2.2

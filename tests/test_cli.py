@@ -71,8 +71,10 @@ def test_check_json_reports_every_claim(good_run):
     assert claims["tiny.relu_exchange"]["witness"] == {"a": "1", "b": "-1"}
     assert claims["tiny.relu_exchange"]["uses"] == ["tiny.square"]
     assert all(isinstance(c["seconds"], float) for c in claims.values())
-    assert "2 claims in 1 notebooks: 1 proved, 1 refuted" in result.stderr
-    assert "every verdict as expected" in result.stderr
+    assert runs[0]["not_run"] == []
+    assert result.stderr.splitlines()[-2:] == ["2 claims in 1 notebook: 1 proved, 1 refuted", "every verdict as expected"]
+    assert result.stderr.splitlines()[0].startswith("[1/1] 01_tiny                  2 claims       ")
+    assert result.stderr.splitlines()[0].endswith(" s  ok")
 
 
 def test_check_writes_the_executed_notebook_to_the_build_folder_only(good_run):
@@ -100,7 +102,11 @@ def test_unexpected_verdict_and_failing_notebook_exit_1(bad_run):
         ("tiny.wrong", "unproven", "refuted")]
     assert "ExpectationError" in runs["02_raising"]["error"]
     assert "tiny.raises: expected proved, got unproven" in runs["02_raising"]["error"]
-    assert "FAILED: unexpected verdicts ['tiny.wrong'], failing notebooks ['02_raising']" in result.stderr
+    assert [(c["id"], c["verdict"]) for c in runs["02_raising"]["claims"]] == [("tiny.raises", "unproven")]
+    assert runs["02_raising"]["not_run"] == []  # the stored notebook has no outputs: nothing was left out
+    assert result.stderr.splitlines()[-1] == "FAILED: 2 unexpected verdicts, 1 notebook failed"
+    assert "unexpected: tiny.wrong (01_unexpected): unproven, expected refuted; no strategy reduced lhs - rhs to zero" \
+        in result.stderr.splitlines()
 
 
 def _run(name, claims, error=""):
@@ -109,6 +115,7 @@ def _run(name, claims, error=""):
 
 def _claim(identifier, verdict, expect=None):
     return {"id": identifier, "verdict": verdict, "expect": expect, "uses": [], "witness": {}, "strategy": "",
+            "statement": "x = y",
             "detail": "", "residual": "", "enclosure": "", "seconds": 0.01}
 
 
@@ -121,23 +128,42 @@ def test_notebook_run_ok():
 
 def test_report_exit_status(capsys):
     assert cli.report([_run("01_a", [_claim("x.a", "proved", "proved")])]) == 0
-    out = capsys.readouterr().out
-    assert "01_a  (1 claims, 1.0 s)" in out
-    assert "1 claims in 1 notebooks: 1 proved" in out
-    assert "every verdict as expected" in out
+    assert capsys.readouterr().out == "1 claim in 1 notebook: 1 proved\nevery verdict as expected\n"
     assert cli.report([_run("01_a", [_claim("x.a", "refuted", "proved")])]) == 1
     captured = capsys.readouterr()
-    assert "<< expected proved" in captured.out
-    assert "FAILED: unexpected verdicts ['x.a'], failing notebooks []" in captured.err
+    assert captured.out == "1 claim in 1 notebook: 1 refuted\nunexpected: x.a (01_a): refuted, expected proved; refuted: exact residual\n"
+    assert captured.err == "FAILED: 1 unexpected verdict\n"
     assert cli.report([_run("01_a", [], error="NameError: x")]) == 1
-    assert "FAILED: NameError: x" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert captured.out == "0 claims in 1 notebook\nfailed: 01_a: NameError: x\n"
+    assert captured.err == "FAILED: 1 notebook failed\n"
+
+
+def test_report_verbose_lists_every_claim_on_one_short_line(capsys):
+    long = dict(_claim("x.long", "proved", "proved"), statement=r"\sigma\left(a\right) = " + "a + " * 60 + "a",
+                detail="expand " * 30)
+    wrong = _claim("x.wrong", "refuted", "proved")
+    run = NotebookRun(Path("01_a.ipynb"), None, 1.0, [long, wrong], "Boom: x",
+                      [{"id": "x.later", "verdict": "not run", "expect": "proved"}])
+    assert cli.report([run], verbose=True) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:6] == [
+        "",
+        "01_a  (2 claims, 1 not run, 1.0 s)",
+        "  FAILED: Boom: x",
+        "  ✔ proved    0.010s  x.long  σ(a) = a + a + a + a + a + a + …  by expand expand expand expand expand expand "
+        "expand e…",
+        "  ✘ refuted   0.010s  x.wrong x = y                             EXPECTED proved; refuted: exact residual",
+        "  - not run        -  x.later expected proved",
+    ]
+    assert max(len(line) for line in lines) <= cli.WIDTH
 
 
 def test_report_json_keeps_stdout_machine_readable(capsys):
     assert cli.report([_run("01_a", [_claim("x.a", "proved")])], as_json=True) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out) == [{"notebook": "01_a", "seconds": 1.0, "error": "",
-                                         "claims": [_claim("x.a", "proved")]}]
+                                         "claims": [_claim("x.a", "proved")], "not_run": []}]
     assert "every verdict as expected" in captured.err
 
 
@@ -172,7 +198,7 @@ def test_timeout_must_be_whole_seconds(capsys, value, message):
 
 def test_report_of_notebooks_without_claims(capsys):
     assert cli.report([_run("01_a", []), _run("02_b", [])]) == 0
-    assert "0 claims in 2 notebooks\n" in capsys.readouterr().out
+    assert capsys.readouterr().out == "0 claims in 2 notebooks\nevery verdict as expected\n"
 
 
 def test_refresh_runs_a_summary_of_the_suite_after_the_notebooks_it_summarises(tmp_path):
@@ -203,3 +229,79 @@ def test_version(capsys):
     assert exit_.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith(f"derive {derive.__version__} (Python ") and "SymPy 1.14" in out
+
+
+# -- every failure is one line ------------------------------------------------------------------------------
+def test_a_missing_notebook_folder_is_one_line(tmp_path, capsys):
+    assert cli.main(["check", "--root", str(tmp_path / "missing")]) == 2
+    assert capsys.readouterr().err == f"derive check: no notebook folder at {tmp_path / 'missing'}\n"
+
+
+@pytest.mark.parametrize("raised, line", [
+    (RuntimeError("the kernel server could not start:\nNo module named derive"),
+     "derive check: the kernel server could not start: No module named derive"),
+    (OSError(28, "No space left on device"), "derive check: [Errno 28] No space left on device"),
+    (TypeError("odd"), "derive check: TypeError: odd"),
+    (KeyError("x"), "derive check: KeyError: 'x'"),
+])
+def test_an_error_during_the_run_is_one_line(tmp_path, capsys, monkeypatch, raised, line):
+    write_notebook(tmp_path / "01_a.ipynb", ["1"])
+
+    def fail(*args, **kwargs):
+        raise raised
+
+    monkeypatch.setattr(runner, "run_all", fail)
+    assert cli.main(["check", "--root", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == line + "\n"
+    monkeypatch.setenv("DERIVE_TRACEBACK", "1")
+    with pytest.raises(type(raised)):
+        cli.main(["check", "--root", str(tmp_path)])
+
+
+def test_jobs_must_be_a_positive_whole_number(capsys):
+    with pytest.raises(SystemExit):
+        cli.parser().parse_args(["check", "-j", "0"])
+    assert "argument -j/--jobs: expected at least 1, got 0" in capsys.readouterr().err
+
+
+# -- plain text for readers ---------------------------------------------------------------------------------
+def test_a_claim_prints_as_plain_text():
+    a, b = derive.real("a b")
+    relu = derive.activation("relu")
+    refuted = derive.claim("text.exchange", relu(a) * b, relu(b) * a, expect="refuted", uses=["text.base"]).refute()
+    assert str(refuted) == ("claim text.exchange: refuted\n  b*Max(0, a) = a*Max(0, b)\n"
+                            "  refuted at a = 1, b = -1: exact residual -1\n  uses text.base")
+    wrong = derive.claim("text.wrong", relu(a), a, assume=[a > -1])
+    wrong.expect = derive.Verdict.PROVED
+    assert str(wrong) == ("claim text.wrong: unproven (expected proved)\n  Max(0, a) = a\n  assuming a > -1\n"
+                          "  no strategy settled it")
+    long = derive.claim("text.long", sum(derive.real(" ".join(f"y{k}" for k in range(60)))), a)
+    line = str(long).splitlines()[1]
+    assert len(line) == 102 and line.endswith("… = a")
+    chain = derive.chain("text.chain", (a + 1)**2).step(a**2 + 2*a + 1, "expand")
+    assert str(chain).splitlines()[:2] == ["chain text.chain: proved", "  (a + 1)**2 = a**2 + 2*a + 1"]
+
+
+def test_a_claim_table_prints_as_plain_text():
+    from derive.tables import ClaimTable, SuiteTable
+
+    records = [_claim("x.a", "proved", "proved") | {"detail": "expand"}, _claim("x.bb", "refuted", "proved")]
+    assert str(ClaimTable(records)) == (
+        "2 claims: 1 proved, 1 refuted; unexpected: x.bb\n"
+        "  proved    x.a   by expand\n"
+        "  refuted   x.bb  refuted: exact residual  (expected proved)")
+    assert repr(ClaimTable(records)) == "<ClaimTable of 2 claims>"
+    assert str(ClaimTable([])) == "0 claims; every verdict as expected"
+    assert str(SuiteTable([("01_a", records[0])])).splitlines() == [
+        "1 claim in the suite: 1 proved; every verdict as expected", "  proved    01_a  x.a  by expand"]
+
+
+def test_the_readme_example_prints_what_it_shows():
+    import re
+
+    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    code = re.search(r"## Using `derive`\n\n```python\n(.*?)```", text, re.S).group(1)
+    shown = [line[2:] if line.startswith("# ") else line[1:] for line in code.splitlines() if line.startswith("#")]
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout.splitlines() == shown

@@ -1,3 +1,5 @@
+import functools
+import math
 import random
 
 import numpy as np
@@ -162,3 +164,80 @@ def test_type_errors():
         numeric.gated(np.ones((1, 1)), np.ones((1, 1)), np.ones((1, 1)), np.ones(1), relu)
     with pytest.raises(TypeError, match="gated_rank_r: x must be a 2-D numpy array"):
         numeric.gated_rank_r(sp.Matrix([[1]]), [np.ones((1, 1))], [np.ones((1, 1))], np.ones((1, 1)), relu)
+
+
+# -- accuracy over the whole range, against the exact definitions evaluated by mpmath ----------------------
+SPECIAL = [-1000.0, -745.0, -709.0, -40.0, -38.0, -37.0, -28.0, -27.0, -20.0, -19.84, -5.0, -1.0, -1e-300, 0.0,
+           1e-300, 1e-10, 0.5, 1.0, 20.0, 36.0, 37.0, 709.0, 710.0, 1000.0]
+GRID = np.unique(np.concatenate([np.linspace(-1000, 1000, 1001), np.linspace(-45, 45, 901), SPECIAL]))
+
+
+def cancelled_digits(name, x):
+    """Digits an mpmath evaluation of the definition as written loses to cancellation at x (it then takes more).
+
+    Beyond 380 digits the exact value is below the smallest float (e^-745), and the reference is 0 either way.
+    """
+    if x >= 0:
+        return 0
+    lost = {"softplus": 0.44 * -x, "mish": 0.44 * -x,  # log(1 + e^x)
+            "gelu": 0.23 * x * x,  # 1 + erf(x/√2)
+            "gelu_tanh": 0.04 * -x**3 - x,  # 1 + tanh(√(2/π)(x + 0.044715 x³))
+            "elu": -math.log10(-x)}  # e^x - 1
+    return min(380, max(0, int(lost.get(name, 0))))
+
+
+@functools.lru_cache(maxsize=None)
+def definition(name):
+    sigma = derive.activation(name)
+    return sp.lambdify(sigma.variables[0], sigma.expr, "mpmath")
+
+
+def reference(name, x):
+    """The definition at the exact float x, rounded to float64."""
+    import mpmath
+
+    fn = definition(name)
+    with mpmath.workdps(40 + cancelled_digits(name, x)):
+        return float(fn(mpmath.mpf(x)))
+
+
+@pytest.mark.parametrize("name", CONCRETE)
+def test_every_activation_is_accurate_on_the_whole_range(name):
+    got = numeric.activation_fn(derive.activation(name))(GRID)
+    want = np.array([reference(name, x) for x in GRID])
+    assert np.all(np.isfinite(got))
+    # 4e-15 relative, or 2 units of the smallest subnormal for results below the normal range
+    tolerance = np.maximum(4e-15 * np.abs(want), 2 * np.finfo(float).smallest_subnormal)
+    error = np.abs(got - want)
+    worst = int(np.argmax(error / tolerance))
+    assert error[worst] <= tolerance[worst], (GRID[worst], got[worst], want[worst])
+
+
+def test_the_reported_failures_are_gone():
+    softplus = numeric.activation_fn(derive.activation("softplus"))
+    mish = numeric.activation_fn(derive.activation("mish"))
+    assert softplus(np.array([710.0, 1000.0])).tolist() == [710.0, 1000.0]
+    for fn, name, x in [(softplus, "softplus", -19.84), (mish, "mish", -37.0)]:  # within one unit in the last place
+        want = reference(name, x)
+        assert want != 0.0 and abs(fn(np.array([x]))[0] - want) <= np.spacing(abs(want))
+
+
+def test_the_double_double_constants():
+    import mpmath
+
+    from derive import stable
+
+    with mpmath.workdps(50):
+        for (hi, lo), exact in [(stable._RSQRT2, 1 / mpmath.sqrt(2)), (stable._TWO_C, 2 * mpmath.sqrt(2 / mpmath.pi)),
+                                (stable._K, mpmath.mpf(44715) / 10**6)]:
+            assert abs(mpmath.mpf(hi) + mpmath.mpf(lo) - exact) < mpmath.mpf(2) ** -104 * abs(exact)
+
+
+def test_named_activations_use_their_stable_form_and_others_their_definition():
+    from derive import stable
+
+    assert set(stable.FORMS) == {derive.activation(n) for n in CONCRETE}
+    t = sp.Symbol("t")
+    naive = numeric.activation_fn(sp.Lambda(t, sp.log(1 + sp.exp(t))))
+    assert naive(np.array([1000.0]))[0] == np.inf  # as written: e^1000 overflows
+    assert numeric.activation_fn(derive.activation("relu"))(2.0) == 2.0

@@ -161,6 +161,10 @@ class Statement:
     def __repr__(self):
         return f"<{self.kind} {self.identifier}: {self.verdict.value}>"
 
+    def __str__(self):
+        """Plain text: identifier, verdict, the statement (``sympy.sstr``, shortened) and how it was obtained."""
+        return render.statement_text(self)
+
 
 class Claim(Statement):
     """An equation ``lhs = rhs`` between SymPy expressions, matrices or matrix expressions."""

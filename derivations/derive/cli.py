@@ -1,35 +1,106 @@
-"""The command line: ``derive check``, ``derive refresh`` (and the subcommands added beside them).
+"""The command line: ``derive check``, ``derive build``, ``derive refresh``, ``derive classify``.
 
-``python -m derive check`` re-runs every notebook into ``build/notebooks`` and prints each claim with its
-verdict, how it was obtained and its time; it exits 1 when a verdict differs from its expectation or a
-notebook fails.
+``python -m derive check`` re-runs every notebook into ``build/notebooks``, prints one line per notebook as it
+finishes, then the count of each verdict and every claim that got an unexpected verdict or was not run; ``-v``
+lists every claim, one line each. It exits 1 when a verdict differs from its expectation, a notebook fails, or
+a claim of the stored notebook was not run, and 2 on bad input; every error is one line, never a traceback.
+
+With ``--json`` stdout holds one object per notebook: ``notebook``, ``seconds``, ``error``, ``claims`` (the
+records this run made) and ``not_run`` (the claims of the stored notebook that the failed run did not make,
+each ``{"id", "verdict": "not run", "expect"}``); the summary goes to stderr.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
+import textwrap
 from pathlib import Path
 
 from . import render, runner
 from .verdict import Verdict
 
-__all__ = ["main"]
+__all__ = ["main", "report", "parser"]
 
 BUILD = Path("build/notebooks")
+#: the widest line the command prints (a claim's statement and "how" are shortened to fit)
+WIDTH = 118
+
+_TEX = [  # LaTeX as plain text, for one line per claim: spacing and sizing dropped, markup unwrapped
+    (r"\\(?:left|right|displaystyle|quad|qquad)(?![a-zA-Z])|\\[,;!]", ""),
+    (r"\\(?:operatorname|mathrm|text|mathbf|boldsymbol|mathit|mathcal)\{([^{}]*)\}", r"\1"),
+    (r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1)/(\2)"),
+    (r"\\sqrt\{([^{}]*)\}", r"√(\1)"),
+    (r"\^\{T\}|\^\{\\top\}|\^T(?![a-zA-Z])", "ᵀ"),
+    (r"\\begin\{[a-z]*\}|\\end\{[a-z]*\}", ""),
+    (r"\\\\", "; "),
+    (r"&", ""),
+]
+_SYMBOLS = {"sigma": "σ", "alpha": "α", "beta": "β", "gamma": "γ", "lambda": "λ", "mu": "μ", "pi": "π",
+            "odot": "⊙", "cdot": "·", "times": "×", "leq": "≤", "geq": "≥", "neq": "≠", "ne": "≠", "le": "≤",
+            "ge": "≥", "Longrightarrow": "⟹", "Rightarrow": "⇒", "sum": "Σ", "infty": "∞", "in": "∈",
+            "forall": "∀", "mapsto": "↦", "checkmark": "✓", "max": "max", "min": "min", "exp": "exp",
+            "log": "log", "tanh": "tanh", "operatorname": "", "top": "ᵀ", "big": "", "Big": "", "bigg": "",
+            "Bigg": "", "bigl": "", "bigr": "", "Bigl": "", "Bigr": ""}
 
 
-def _line(c: dict) -> str:
+def tex_text(tex: str) -> str:
+    """A LaTeX statement as plain text on one line (for the terminal: readable, not exact).
+
+    >>> tex_text(r"\\sigma\\left(x K^{T}\\right) V = \\frac{a}{2} \\odot b_{1}")
+    'σ(x Kᵀ) V = (a)/(2) ⊙ b_1'
+    >>> tex_text(r"\\frac{a b}{1 + e^{- a}}")
+    '(a b)/(1 + e^(- a))'
+    """
+    text = tex
+    for _ in range(8):  # nested braces: the innermost first, until nothing changes
+        before = text
+        for pattern, repl in _TEX:
+            text = re.sub(pattern, repl, text)
+        text = re.sub(r"([_^])\{([^{}\s]*)\}", r"\1\2", text)  # x_{1} -> x_1
+        text = re.sub(r"([_^])\{([^{}]*)\}", r"\1(\2)", text)  # e^{- a} -> e^(- a)
+        if text == before:
+            break
+    text = re.sub(r"\\([a-zA-Z]+)", lambda m: _SYMBOLS.get(m.group(1), m.group(1)), text)
+    text = text.replace("{", "").replace("}", "").replace("\\", "")
+    return " ".join(text.split())
+
+
+def _fit(line: str) -> str:
+    """A line cut to :data:`WIDTH` characters with an ellipsis, its spacing kept."""
+    return line if len(line) <= WIDTH else line[: WIDTH - 1] + "…"
+
+
+def _seconds_text(seconds) -> str:
+    return f"{seconds:.3f}s" if seconds is not None else "-"
+
+
+def _line(c: dict, id_width: int = 34) -> str:
+    """One claim on one line: mark, verdict, time, identifier, statement, how (shortened to fit)."""
+    if c["verdict"] == runner.NOT_RUN:
+        expect = f"expected {c['expect']}" if c.get("expect") else ""
+        return _fit(f"  - {'not run':<8} {'-':>7}  {c['id']:<{id_width}} {expect}".rstrip())
     symbol, _ = render.STYLE[Verdict(c["verdict"])]
-    seconds = f"{c['seconds']:.3f}s" if c.get("seconds") is not None else "   -  "
-    flag = f"  << expected {c['expect']}" if render.unexpected(c) else ""
-    return f"  {symbol} {c['verdict']:<9} {c['id']:<44} {seconds:>8}  {render.how(c)}{flag}"
+    flag = f"EXPECTED {c['expect']}; " if render.unexpected(c) else ""
+    head = f"  {symbol} {c['verdict']:<8} {_seconds_text(c.get('seconds')):>7}  {c['id']:<{id_width}} "
+    statement = render.shorten(tex_text(c.get("statement", "")), 32).ljust(32)
+    return _fit(f"{head}{statement}  {flag}{' '.join(render.how(c).split())}")
+
+
+def _status(run) -> str:
+    if run.error:
+        return "FAILED: " + run.error
+    bad = [c["id"] for c in run.claims if render.unexpected(c)]
+    return f"unexpected: {', '.join(bad)}" if bad else "ok"
 
 
 def _progress(done, total, run):
-    status = "ok" if run.ok else ("FAILED: " + run.error if run.error else "unexpected verdicts")
-    print(f"[{done}/{total}] {run.name}: {len(run.claims)} claims, {run.seconds:.1f} s, {status}",
-          file=sys.stderr, flush=True)
+    width = len(str(total))
+    counts = f"{len(run.claims)} claims" + (f", {len(run.not_run)} not run" if run.not_run else "")
+    line = f"[{done:>{width}}/{total}] {run.name:<24} {counts:<12} {run.seconds:5.1f} s  {_status(run)}"
+    print(_fit(line), file=sys.stderr, flush=True)
 
 
 def _sympy_version() -> str:
@@ -48,6 +119,16 @@ def _seconds(text: str) -> int:
     return value
 
 
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of notebooks, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
 def _select(args) -> list[Path]:
     paths = [Path(p) for p in args.notebooks] or runner.find_notebooks(args.root)
     missing = [str(p) for p in paths if not p.is_file()]
@@ -56,28 +137,58 @@ def _select(args) -> list[Path]:
     return paths
 
 
-def report(runs, as_json: bool = False) -> int:
-    """Print every claim of every run; return the exit status (1 on any failure or unexpected verdict)."""
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _listing(label: str, items: list[str]) -> list[str]:
+    """``label: a, b, c`` wrapped to the width, the continuation lines indented."""
+    return textwrap.wrap(", ".join(items), WIDTH, initial_indent=f"{label}: ", subsequent_indent="  ",
+                         break_on_hyphens=False, break_long_words=False)
+
+
+def report(runs, as_json: bool = False, verbose: bool = False) -> int:
+    """Print the outcome of ``runs``; return the exit status (1 on a failure, an unexpected verdict or a claim not run).
+
+    The summary counts every verdict, claims not run included, and names each unexpected verdict, each claim not
+    run and each failed notebook; ``verbose`` first lists every claim of every notebook, one line each.
+    """
+    out = sys.stderr if as_json else sys.stdout
     if as_json:
         print(json.dumps([{"notebook": r.name, "seconds": round(r.seconds, 3), "error": r.error,
-                           "claims": r.claims} for r in runs], indent=1))
-    else:
+                           "claims": r.claims, "not_run": r.not_run} for r in runs], indent=1))
+    elif verbose:
         for r in runs:
-            print(f"\n{r.name}  ({len(r.claims)} claims, {r.seconds:.1f} s)")
+            extra = f", {len(r.not_run)} not run" if r.not_run else ""
+            print(f"\n{r.name}  ({_plural(len(r.claims), 'claim')}{extra}, {r.seconds:.1f} s)")
             if r.error:
-                print(f"  FAILED: {r.error}")
-            for c in r.claims:
-                print(_line(c))
+                print(_fit(f"  FAILED: {r.error}"))
+            listed = r.claims + r.not_run
+            id_width = min(36, max((len(c["id"]) for c in listed), default=0))
+            for c in listed:
+                print(_line(c, id_width))
     claims = [c for r in runs for c in r.claims]
-    bad = [c["id"] for c in claims if render.unexpected(c)]
-    failed = [r.name for r in runs if r.error]
-    parts = ", ".join(f"{n} {v}" for v, n in render.verdict_counts(claims))
-    summary = f"{len(claims)} claims in {len(runs)} notebooks" + (f": {parts}" if parts else "")
-    print(("\n" if not as_json else "") + summary, file=sys.stderr if as_json else sys.stdout)
-    if bad or failed:
-        print(f"FAILED: unexpected verdicts {bad}, failing notebooks {failed}", file=sys.stderr)
+    not_run = [(r.name, c) for r in runs for c in r.not_run]
+    bad = [(r.name, c) for r in runs for c in r.claims if render.unexpected(c)]
+    failed = [r for r in runs if r.error]
+    counts = [f"{n} {v}" for v, n in render.verdict_counts(claims)] + ([f"{len(not_run)} not run"] if not_run else [])
+    total = len(claims) + len(not_run)
+    lines = [f"{_plural(total, 'claim')} in {_plural(len(runs), 'notebook')}" + (f": {', '.join(counts)}" if counts else "")]
+    for name, c in bad:
+        lines.append(render.shorten(f"unexpected: {c['id']} ({name}): {c['verdict']}, expected {c['expect']}; "
+                                    f"{render.how(c)}", WIDTH))
+    for name in dict.fromkeys(n for n, _ in not_run):
+        lines += _listing(f"not run in {name}", [c["id"] for n, c in not_run if n == name])
+    for r in failed:
+        lines.append(render.shorten(f"failed: {r.name}: {r.error}", WIDTH))
+    print(("" if as_json or not verbose else "\n") + "\n".join(lines), file=out)
+    if bad or failed or not_run:
+        parts = [_plural(len(bad), "unexpected verdict")] if bad else []
+        parts += [f"{_plural(len(not_run), 'claim')} not run"] if not_run else []
+        parts += [f"{_plural(len(failed), 'notebook')} failed"] if failed else []
+        print(f"FAILED: {', '.join(parts)}", file=sys.stderr)
         return 1
-    print("every verdict as expected", file=sys.stderr if as_json else sys.stdout)
+    print("every verdict as expected", file=out)
     return 0
 
 
@@ -87,7 +198,7 @@ def _run(args, paths, out_dir, progress=_progress):
 
 def cmd_check(args) -> int:
     runs = _run(args, _select(args), BUILD)
-    return report(runs, args.json)
+    return report(runs, args.json, args.verbose)
 
 
 def cmd_refresh(args) -> int:
@@ -109,7 +220,7 @@ def cmd_refresh(args) -> int:
     for batch in (b for b in (rest, summaries) if b):
         runs += _run(args, batch, None, progress)
     order = {p: k for k, p in enumerate(paths)}
-    return report(sorted(runs, key=lambda r: order[r.source]))
+    return report(sorted(runs, key=lambda r: order[r.source]), verbose=args.verbose)
 
 
 def cmd_classify(args) -> int:
@@ -143,7 +254,13 @@ def cmd_build(args) -> int:
         print(f"derive: {exc}", file=sys.stderr)
         return 2
     runs = _run(args, _select(args), BUILD)
-    status = report(runs)
+    status = report(runs, verbose=args.verbose)
+    stale = [r.name for r in runs if r.error or r.not_run]
+    if stale:  # the site shows only verdicts of a whole run: a failed notebook has none to show
+        kept = "it still holds the previous build" if (Path(args.out) / site.MARKER).is_file() else "there is none"
+        print(f"derive build: {args.out}/ not written, because {_plural(len(stale), 'notebook')} failed "
+              f"({', '.join(stale)}); {kept}", file=sys.stderr)
+        return 1
     start = time.perf_counter()
     written = site.build(runs, args.out, mathjax=mathjax)
     size = sum(f.stat().st_size for f in Path(args.out).rglob("*") if f.is_file())
@@ -163,13 +280,15 @@ def parser() -> argparse.ArgumentParser:
     def notebook_args(sp):
         sp.add_argument("notebooks", nargs="*", help="notebooks to run (default: every numbered notebook)")
         sp.add_argument("--root", default="notebooks", help="folder of the notebooks (default: notebooks)")
-        sp.add_argument("-j", "--jobs", type=int, default=None, help="notebooks run at once (default: cores)")
+        sp.add_argument("-j", "--jobs", type=_jobs, default=None, help="notebooks run at once (default: cores)")
         sp.add_argument("--timeout", type=_seconds, default=900,
                         help="seconds a cell may run before its notebook fails (default: 900)")
+        sp.add_argument("-v", "--verbose", action="store_true", help="list every claim, one line each")
 
-    c = sub.add_parser("check", help="re-run every notebook, print every claim and verdict")
+    c = sub.add_parser("check", help="re-run every notebook, print the verdicts (-v: every claim)")
     notebook_args(c)
-    c.add_argument("--json", action="store_true", help="print the claims as JSON")
+    c.add_argument("--json", action="store_true",
+                   help="print every notebook's claims and claims not run as JSON (the summary on stderr)")
     c.set_defaults(func=cmd_check)
     r = sub.add_parser("refresh", help="re-execute notebooks in place (refresh the committed outputs)")
     notebook_args(r)
@@ -188,7 +307,7 @@ def parser() -> argparse.ArgumentParser:
     k.add_argument("--budget", type=float, default=30.0, metavar="SECONDS",
                    help="wall-clock seconds for the whole classification (default: 30)")
     k.set_defaults(func=cmd_classify)
-    b = sub.add_parser("build", help="re-run every notebook, print every claim, write the static site")
+    b = sub.add_parser("build", help="re-run every notebook, print the verdicts, write the static site")
     notebook_args(b)
     b.add_argument("--out", default="site", help="folder of the site (default: site)")
     b.add_argument("--mathjax", default=None,
@@ -198,9 +317,21 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """Run one command; every failure is one line on stderr (``DERIVE_TRACEBACK=1`` shows the traceback)."""
     args = parser().parse_args(argv)
     try:
         return args.func(args)
     except KeyboardInterrupt:
         print(f"derive {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (as `derive check -v | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except Exception as exc:
+        if os.environ.get("DERIVE_TRACEBACK"):
+            raise
+        text = " ".join(str(exc).split())
+        known = isinstance(exc, (OSError, ValueError, RuntimeError)) and text
+        what = text if known else f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+        print(render.shorten(f"derive {args.command}: {what}", 400), file=sys.stderr)
+        return 2

@@ -140,3 +140,52 @@ def table_markdown(records: list[dict]) -> str:
         text = plain_markdown(how(r)).replace("|", "\\|")
         lines.append(f"| `{r['id']}` | {badge(verdict)}{expected} | {text} | {uses} |")
     return "\n".join(lines) + "\n"
+
+
+def shorten(text: str, width: int) -> str:
+    """``text`` on one line, cut to ``width`` characters with an ellipsis when longer.
+
+    >>> shorten("a  b\\n c", 10), shorten("abcdefghijkl", 6)
+    ('a b c', 'abcde…')
+    """
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+def statement_text(statement, width: int = 100) -> str:
+    """A claim or chain as plain text: identifier and verdict, the statement (``sympy.sstr``), how it was obtained.
+
+    >>> import derive
+    >>> a, b = derive.real("a b")
+    >>> relu = derive.activation("relu")
+    >>> print(statement_text(derive.claim("doc.text", relu(a) * b, relu(b) * a, expect="refuted").refute()))
+    claim doc.text: refuted
+      b*Max(0, a) = a*Max(0, b)
+      refuted at a = 1, b = -1: exact residual -1
+    """
+    record = statement.record()
+
+    def side(e):
+        return " = ".join(sp.sstr(x) for x in e) if isinstance(e, tuple) else sp.sstr(e)
+
+    if hasattr(statement, "steps"):  # a chain: its start and every step
+        joint = " ⟹ " if getattr(statement, "equations", False) else " = "
+        text = joint.join(side(e) for e in [statement.start, *(s[0] for s in statement.steps)])
+    else:  # each side shortened on its own, so that a long left side leaves the right one in sight
+        lhs, rhs = sp.sstr(statement.lhs), sp.sstr(statement.rhs)
+        half = (width - 3) // 2
+        text = f"{lhs} = {rhs}" if len(lhs) + len(rhs) + 3 <= width else (
+            f"{shorten(lhs, max(half, width - 3 - len(rhs)))} = {shorten(rhs, max(half, width - 3 - len(lhs)))}")
+    head = f"{record['kind']} {record['id']}: {record['verdict']}"
+    if unexpected(record):
+        head += f" (expected {record['expect']})"
+    lines = [head + (f" — {record['title']}" if record["title"] else ""), "  " + shorten(text, width)]
+    if record["assume"]:
+        lines.append("  assuming " + shorten(", ".join(record["assume"]), width - 9))
+    lines.append("  " + shorten(how(record), width))
+    if record["uses"]:
+        lines.append("  uses " + shorten(", ".join(record["uses"]), width - 5))
+    return "\n".join(lines)
+
+
+__all__ += ["shorten", "statement_text"]

@@ -3,9 +3,15 @@
 Notebooks run in fresh kernels of the current Python, forked from a warm server (:mod:`derive.kernels`), and
 never rewrite the committed files unless asked (as by ``derive refresh``). The claims are read back from their
 outputs: the claim table each notebook ends with carries every record under :data:`derive.render.TABLE_MIME`.
+
+A run reports only what it computed. Every output is cleared before the notebook executes, so a cell the run
+did not reach shows nothing, never its stored output. When a cell fails, the claims made so far are read from
+the kernel itself (its :mod:`derive.registry`), and every claim the stored notebook has but this run did not
+make is listed in :attr:`NotebookRun.not_run`: a failed notebook never passes for a checked one.
 """
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import os
@@ -17,20 +23,27 @@ from pathlib import Path
 
 from . import render
 
-__all__ = ["NotebookRun", "find_notebooks", "run_one", "run_all", "claims_of"]
+__all__ = ["NotebookRun", "NOT_RUN", "find_notebooks", "run_one", "run_all", "claims_of", "recorded_seconds"]
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colour codes in kernel tracebacks
+#: the verdict of a claim the stored notebook has and a failed run did not make (never a :class:`Verdict`)
+NOT_RUN = "not run"
 
 
 @dataclass
 class NotebookRun:
-    """One executed notebook: where it came from, where it went, its claims, its time, its error if any."""
+    """One executed notebook: where it came from, where it went, its claims, its time, its error if any.
+
+    ``claims`` are the records this run made; ``not_run`` the claims of the stored notebook that a failed run
+    did not make, each ``{"id", "verdict": "not run", "expect"}`` (their stored verdicts are not reported).
+    """
 
     source: Path
     output: Path | None
     seconds: float
     claims: list[dict] = field(default_factory=list)
     error: str = ""
+    not_run: list[dict] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -38,7 +51,7 @@ class NotebookRun:
 
     @property
     def ok(self) -> bool:
-        return not self.error and not any(render.unexpected(c) for c in self.claims)
+        return not self.error and not self.not_run and not any(render.unexpected(c) for c in self.claims)
 
 
 def find_notebooks(root: str | os.PathLike = "notebooks") -> list[Path]:
@@ -64,26 +77,71 @@ def claims_of(nb) -> list[dict]:
     return tables[-1] if tables else list(singles.values())
 
 
+def _clear(nb) -> None:
+    """Remove every output and execution record, so that nothing a run did not compute remains."""
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+        cell.metadata.pop("execution", None)
+
+
+#: evaluated in a kernel after a failed cell: every claim made so far, as JSON (a user expression runs no cell)
+_MADE = ("__import__('json').dumps([dict(s.record(), seconds=round(s.evidence.seconds, 4)) "
+         "for s in __import__('derive.registry', fromlist=['statements']).statements()])")
+
+
+async def _made_so_far(kc, timeout: float = 10.0) -> list[dict] | None:
+    """The claims the kernel has made, read from its registry; ``None`` when it does not answer."""
+    try:
+        reply = await kc.execute_interactive("", silent=True, store_history=False, timeout=timeout,
+                                             user_expressions={"made": _MADE})
+        value = reply["content"]["user_expressions"]["made"]
+        if value.get("status") != "ok":
+            return None
+        return json.loads(ast.literal_eval(value["data"]["text/plain"]))
+    except Exception:  # a kernel that died or hangs: the outputs of the executed cells are all there is
+        return None
+
+
+def _one_line(exc: BaseException) -> str:
+    from nbclient.exceptions import CellExecutionError
+
+    if isinstance(exc, CellExecutionError):
+        lines = [ln for ln in _ANSI.sub("", str(exc)).splitlines() if ln.strip()]
+        return lines[-1].strip() if lines else "a cell failed"
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
 async def _execute(source: Path, out_dir: Path | None, timeout: int) -> NotebookRun:
     import nbformat
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
     from . import kernels
 
-    nb = nbformat.read(source, as_version=4)
     start = time.perf_counter()
-    error = ""
+    try:
+        nb = nbformat.read(source, as_version=4)
+    except Exception as exc:  # not JSON, not a notebook, unreadable: this notebook fails, the others run
+        return NotebookRun(source, None, 0.0, [], f"cannot read {source.name}: {_one_line(exc)}")
+    stored = claims_of(nb)
+    _clear(nb)
+    error, made = "", None
     try:
         async with kernels.running(source.parent.resolve()) as (km, kc):
             client = NotebookClient(nb, km=km, timeout=timeout)
             client.kc = kc
-            await client.async_execute()
-    except CellExecutionError as exc:
-        lines = [ln for ln in _ANSI.sub("", str(exc)).splitlines() if ln.strip()]
-        error = lines[-1] if lines else "a cell failed"
+            try:
+                await client.async_execute()
+            except (CellExecutionError, CellTimeoutError) as exc:
+                error = _one_line(exc)
+                if isinstance(exc, CellTimeoutError):
+                    await km.interrupt_kernel()  # the cell still runs: stop it, then ask what was made
+                made = await _made_so_far(kc)
     except Exception as exc:  # the kernel could not start, died or timed out: report it, do not hide it
-        error = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
+        error = _one_line(exc)
     seconds = time.perf_counter() - start
     target = source if out_dir is None else Path(out_dir) / source.name
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -91,7 +149,13 @@ async def _execute(source: Path, out_dir: Path | None, timeout: int) -> Notebook
         partial = target.with_name(f".{target.name}.partial")
         nbformat.write(nb, partial)
         os.replace(partial, target)
-    return NotebookRun(source, target, seconds, claims_of(nb), error)
+    claims = claims_of(nb) if made is None else made
+    not_run = []
+    if error:
+        have = {c["id"] for c in claims}
+        not_run = [{"id": r["id"], "verdict": NOT_RUN, "expect": r.get("expect")} for r in stored
+                   if r["id"] not in have]
+    return NotebookRun(source, target, seconds, claims, error, not_run)
 
 
 def recorded_seconds(path: Path) -> float:

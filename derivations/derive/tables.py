@@ -4,6 +4,9 @@ from __future__ import annotations
 from . import registry, render
 from .verdict import Verdict
 
+#: the widest line of a table printed as text
+WIDTH = 118
+
 __all__ = ["ClaimTable", "SuiteTable", "claim_table", "suite_table"]
 
 
@@ -13,6 +16,24 @@ def _counts(records) -> str:
     for r in records:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
     return ", ".join(f"{n} {v}" for v, n in counts.items())
+
+
+def _text(rows, what: str) -> str:
+    """A plain-text table of ``(prefix, record)`` rows under a line counting the verdicts and the unexpected ones."""
+    records = [r for _, r in rows]
+    counts = ", ".join(f"{n} {v}" for v, n in render.verdict_counts(records))
+    unexpected = [r["id"] for r in records if render.unexpected(r)]
+    head = f"{len(records)} {what.format(s='' if len(records) == 1 else 's')}" + (f": {counts}" if counts else "")
+    head += f"; unexpected: {', '.join(unexpected)}" if unexpected else "; every verdict as expected"
+    if not rows:
+        return head
+    width = max(len(p) + len(r["id"]) for p, r in rows)
+    lines = [render.shorten(head, WIDTH)]
+    for prefix, r in rows:
+        flag = f" (expected {r['expect']})" if render.unexpected(r) else ""
+        line = f"  {r['verdict']:<8}  {(prefix + r['id']).ljust(width)}  {render.how(r)}{flag}"
+        lines.append(line if len(line) <= WIDTH else line[: WIDTH - 1] + "…")
+    return "\n".join(lines)
 
 
 class ClaimTable:
@@ -33,6 +54,20 @@ class ClaimTable:
 
     def __len__(self):
         return len(self.records)
+
+    def __str__(self):
+        """Plain text: a line counting the verdicts, then one line per claim (verdict, identifier, how).
+
+        >>> from derive.tables import ClaimTable
+        >>> print(ClaimTable([{"id": "x.a", "verdict": "proved", "expect": None, "detail": "expand",
+        ...                    "strategy": "expand"}]))
+        1 claim: 1 proved; every verdict as expected
+          proved    x.a  by expand
+        """
+        return _text([("", r) for r in self.records], "claim{s}")
+
+    def __repr__(self):
+        return f"<ClaimTable of {len(self.records)} claims>"
 
 
 def claim_table() -> ClaimTable:
@@ -64,6 +99,13 @@ class SuiteTable:
 
     def __len__(self):
         return len(self.rows)
+
+    def __str__(self):
+        """Plain text: a line counting the verdicts, then one line per claim, its notebook first."""
+        return _text([(f"{nb}  ", r) for nb, r in self.rows], "claim{s} in the suite")
+
+    def __repr__(self):
+        return f"<SuiteTable of {len(self.rows)} claims>"
 
 
 def suite_table(root="notebooks", exclude=("00_overview",)) -> SuiteTable:
