@@ -215,7 +215,15 @@ def test_a_linear_activation_in_disguise_keeps_every_symmetry(text):
         assert f.layer.verdict is P and f.unit.verdict is P
 
 
-def test_the_scaling_with_every_alpha_goes_through_the_proved_linear_form():
+def test_the_scaling_with_every_alpha_is_proved_directly_by_the_sign_split():
+    f = classify("max(z, 0) - max(-z, 0)", name="odd_relu_direct")["scale_nonzero"]
+    assert f.unit.verdict is P and f.unit.evidence.strategy == "sign-split"
+
+
+def test_the_scaling_with_every_alpha_goes_through_the_proved_linear_form(monkeypatch):
+    from derive import strategies
+
+    monkeypatch.setattr(strategies, "_by_breakpoints", lambda diff: None)  # without the split by substitution
     f = classify("max(z, 0) - max(-z, 0)", name="odd_relu")["scale_nonzero"]
     assert isinstance(f.unit, derive.Chain) and f.unit.verdict is P
     form = registry.get("classify.odd_relu.linear_form")
