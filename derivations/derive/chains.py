@@ -33,12 +33,12 @@ class Chain(Statement):
 
     kind = "chain"
 
-    def __init__(self, identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title=""):
+    def __init__(self, identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="", paper=(), caption=""):
         self.start = _pair(f"chain({identifier!r})", start)
         self.equations = isinstance(self.start, tuple)
         self.steps: list[tuple] = []  # (expression, rule, detail or None, note)
         self._why: dict[int, str] = {}  # step index -> why it fails, when that is more than "does not hold"
-        super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume)
+        super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption)
 
     def step(self, expr, rule, note: str = ""):
         """Add one step: ``expr`` follows from the previous one by ``rule`` (a name or a ``derive.rules`` rule)."""
@@ -75,6 +75,12 @@ class Chain(Statement):
                                      detail=f"{len(self.steps)} step{'s' if len(self.steps) != 1 else ''}, each checked: {', '.join(names)}")
         return self._settle(Verdict.PROVED)
 
+    def objects(self) -> list:
+        out = []
+        for e in [self.start] + [s[0] for s in self.steps]:
+            out += list(e) if isinstance(e, tuple) else [e]
+        return out
+
     def body_tex(self) -> str:
         def show(e):
             return f"{render.tex(e[0])} = {render.tex(e[1])}" if self.equations else render.tex(e)
@@ -96,7 +102,7 @@ def _text(s: str) -> str:
     return s.replace("_", r"\_")
 
 
-def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="") -> Chain:
+def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="", paper=(), caption="") -> Chain:
     """Begin a checked derivation at ``start``; add steps with ``.step(expr, rule)``.
 
     Examples
@@ -107,4 +113,4 @@ def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title
     >>> ch.verdict
     <Verdict.PROVED: 'proved'>
     """
-    return Chain(identifier, start, assume=assume, uses=uses, expect=expect, title=title)
+    return Chain(identifier, start, assume=assume, uses=uses, expect=expect, title=title, paper=paper, caption=caption)
