@@ -233,11 +233,30 @@ def unit_sum(term, x, Q, K, V):
         raise TypeError(f"unit_sum: term must be a Lambda of two variables (a, b), got {term!r}")
     _check_layer("unit_sum", x, Q, K, V, sp.Lambda(term.variables[0], term.variables[0]))
     if _symbolic(x, Q, K, V):
-        raise TypeError("unit_sum: needs explicit matrices (sympy.Matrix), not matrix symbols")
+        return UnitSum(term, x, Q, K, V)
     xq, xk = sp.ImmutableMatrix(x * Q.T), sp.ImmutableMatrix(x * K.T)
     weights = [term(xq[j], xk[j]) for j in range(Q.rows)]
     out = sp.ImmutableMatrix(sp.ImmutableMatrix(1, len(weights), weights) * sp.ImmutableMatrix(V))
     return _call("unit_sum", out, term, x, Q, K, V)
+
+
+class UnitSum(MatrixExpr):
+    """``Σ_j term(a_j, b_j) v_j`` at every size: entry ``(0, l)`` is ``Σ_j term((xQᵀ)_j, (xKᵀ)_j) V_{j,l}``."""
+
+    def __new__(cls, term, x, Q, K, V):
+        return sp.Basic.__new__(cls, term, x, Q, K, V)
+
+    @property
+    def shape(self):
+        return (1, self.args[4].shape[1])
+
+    def _entry(self, i, l, **kwargs):
+        term, x, Q, K, V = self.args
+        j = sp.Dummy("j", integer=True)
+        return sp.Sum(term((x * Q.T)[0, j], (x * K.T)[0, j]) * V[j, l], (j, 0, Q.shape[0] - 1))
+
+    def _latex(self, printer):
+        return _tex_unit_sum(printer, *self.args)
 
 
 def _weighted_rows(sigma, scores, V):
@@ -262,7 +281,7 @@ def _row_name(printer, M, j):
 
 
 def _tex_key_value(printer, x, K, V, sigma):
-    return rf"{printing.sigma_tex(sigma, printer)}\left({printer._print(sp.MatMul(x, sp.Transpose(K)) if not isinstance(K, sp.MatrixSymbol) else x * K.T)}\right) {printer._print(V)}"
+    return rf"{printing.sigma_tex(sigma, printer)}\left({printer._print(sp.MatMul(x, sp.Transpose(K)) if not isinstance(K, sp.MatrixSymbol) else x * K.T)}\right) {printer._wrap(V)}"
 
 
 def _tex_memory_sum(printer, x, K, V, sigma):

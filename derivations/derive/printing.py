@@ -330,6 +330,12 @@ class DerivePrinter(LatexPrinter):
         named = _recognise(expr)
         if named is not None:
             return named(self)
+        coeff, mats = expr.as_coeff_matrices()
+        if coeff != 1 and len(mats) == 2:
+            named = _recognise(sp.MatMul(*mats))
+            if named is not None:
+                c = "-" if coeff == -1 else self.parenthesize(coeff, 50) + r"\,"
+                return c + named(self)
         return super()._print_MatMul(expr)
 
     def _print_FormCall(self, expr):
