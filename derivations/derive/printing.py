@@ -62,7 +62,11 @@ class Shown(ImmutableDenseMatrix):
         if a is None or b is None:
             return ImmutableDenseMatrix(value)
         try:
-            shade = op(b, a) if reverse else op(a, b)
+            scalar = b if not isinstance(b, MatrixExpr) else None
+            if scalar is not None and op(sp.Integer(2), sp.Integer(3)) == 6:  # a product with a scalar, kept unexpanded
+                shade = sp.MatMul(scalar, a, evaluate=False)
+            else:
+                shade = op(b, a) if reverse else op(a, b)
         except (TypeError, ValueError, NotImplementedError, AttributeError, sp.ShapeError):
             return ImmutableDenseMatrix(value)
         return shown(value, shade, {**_leaves(other), **self.leaves})
