@@ -63,7 +63,7 @@ class Shown(ImmutableDenseMatrix):
             return ImmutableDenseMatrix(value)
         try:
             scalar = b if not isinstance(b, MatrixExpr) else None
-            if scalar is not None and op(sp.Integer(2), sp.Integer(3)) == 6:  # a product with a scalar, kept unexpanded
+            if scalar is not None and op is _times:  # a product with a scalar, kept unexpanded
                 shade = sp.MatMul(scalar, a, evaluate=False)
             else:
                 shade = op(b, a) if reverse else op(a, b)
@@ -72,25 +72,25 @@ class Shown(ImmutableDenseMatrix):
         return shown(value, shade, {**_leaves(other), **self.leaves})
 
     def __mul__(self, other):
-        return self._binary(other, lambda p, q: p * q)
+        return self._binary(other, _times)
 
     def __rmul__(self, other):
-        return self._binary(other, lambda p, q: p * q, reverse=True)
+        return self._binary(other, _times, reverse=True)
 
     def __matmul__(self, other):
         return self.__mul__(other)
 
     def __add__(self, other):
-        return self._binary(other, lambda p, q: p + q)
+        return self._binary(other, _plus)
 
     def __radd__(self, other):
-        return self._binary(other, lambda p, q: p + q, reverse=True)
+        return self._binary(other, _plus, reverse=True)
 
     def __sub__(self, other):
-        return self._binary(other, lambda p, q: p - q)
+        return self._binary(other, _minus)
 
     def __rsub__(self, other):
-        return self._binary(other, lambda p, q: p - q, reverse=True)
+        return self._binary(other, _minus, reverse=True)
 
     def __neg__(self):
         return self._binary(sp.Integer(-1), lambda p, q: p * q, reverse=True)
@@ -132,6 +132,27 @@ class Shown(ImmutableDenseMatrix):
 
     def _sympystr(self, printer):
         return printer._print_MatrixBase(self)
+
+
+def _times(p, q):
+    """``p * q``; between shadows, a product kept as written (``Q M M⁻¹`` is not cancelled before it is shown)."""
+    symbolic = lambda e: isinstance(e, MatrixExpr) and not isinstance(e, sp.MatrixBase)
+    if isinstance(p, MatrixExpr) and isinstance(q, MatrixExpr) and (symbolic(p) or symbolic(q)):
+        args = [*(p.args if isinstance(p, sp.MatMul) else [p]), *(q.args if isinstance(q, sp.MatMul) else [q])]
+        return sp.MatMul(*args, evaluate=False)
+    return p * q
+
+
+def _plus(p, q):
+    if isinstance(p, MatrixExpr) and not isinstance(p, sp.MatrixBase) and isinstance(q, MatrixExpr):
+        return sp.MatAdd(p, q, evaluate=False)
+    return p + q
+
+
+def _minus(p, q):
+    if isinstance(p, MatrixExpr) and not isinstance(p, sp.MatrixBase) and isinstance(q, MatrixExpr):
+        return sp.MatAdd(p, sp.MatMul(sp.Integer(-1), q, evaluate=False), evaluate=False)
+    return p - q
 
 
 def _leaves(obj) -> dict:
