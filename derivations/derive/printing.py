@@ -39,7 +39,7 @@ class Shown(ImmutableDenseMatrix):
     >>> latex(a * Q)
     '\\\\alpha Q'
     >>> (a * Q)[0, 0]
-    alpha*Q_{1,1}
+    Q_{1,1}*alpha
     """
 
     _op_priority = 10.02  # above explicit matrices (10.01), below matrix expressions (11)

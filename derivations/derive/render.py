@@ -49,7 +49,7 @@ def tex(expr) -> str:
     >>> from derive import forms
     >>> x, Q, K, V = derive.row("x", 2), derive.matrix("Q", 2, 2), derive.matrix("K", 2, 2), derive.matrix("V", 2, 2)
     >>> tex(forms.symmetric_rank1(x, K, Q, V, derive.sigma))
-    'S(x;\\, K, Q)'
+    'S(x;\\\\, K, Q)'
     """
     from . import printing
 
