@@ -455,7 +455,12 @@ def test_record():
 
 def test_statement_tex():
     assert claim("demo.tex", a + b, b + a).record()["statement"] == "a + b = a + b"
-    assert claim("demo.tex2", a, a, statement=r"\sigma = \sigma").record()["statement"] == r"\sigma = \sigma"
+    # a given statement is only a caption: the equation shown is the one checked, printed from lhs and rhs
+    lie = claim("demo.lie", a, a, statement="1 = 2").prove().record()
+    assert (lie["checked"], lie["statement"], lie["caption"]) == ("a = a", "a = a", "1 = 2")
+    assert "$$\na = a\n$$" in claim("demo.lie", a, a, statement="1 = 2").prove()._repr_mimebundle_()[0]["text/markdown"]
+    assert (lie["scope"], lie["paper"]) == ("", [])
+    assert claim("demo.paper", a, a, paper="5.3").record()["paper"] == ["5.3"]
 
 
 def test_mimebundle_carries_the_record_without_timings():

@@ -5,6 +5,7 @@ import pytest
 import sympy as sp
 
 import derive
+from derive import forms
 from derive import Verdict, claim, render
 from derive.render import MIME, TABLE_MIME
 from derive.runner import claims_of
@@ -33,8 +34,24 @@ def test_tex():
     assert render.tex(a + b) == "a + b"
     assert render.statement_tex(a, b) == "a = b"
     long = sum(sp.Symbol(f"y_{k}") for k in range(200))
-    assert render.tex(long) == r"\text{(an expression too long to show)}"
-    assert render.tex(sp.Matrix([[long] * 3])) == r"\text{(a 1\times3 matrix, too long to show)}"
+    assert render.tex(long) == sp.latex(long)  # shown in full: a side is never replaced by a description
+    assert "too long" not in render.tex(sp.Matrix([[long] * 3]))
+
+
+def test_a_claim_shows_the_equation_it_checks_with_the_layers_by_name():
+    x, Q, K, V = derive.row("x", 2), derive.matrix("Q", 2, 2), derive.matrix("K", 2, 2), derive.matrix("V", 2, 2)
+    alpha = derive.positive("alpha")
+    relu = derive.activation("relu")
+    cl = claim("demo.g", forms.gated(x, alpha * Q, K / alpha, V, relu), forms.gated(x, Q, K, V, relu)).prove()
+    r = cl.record()
+    assert r["checked"] == r"G_{\mathrm{ReLU}}(x;\, \alpha Q, K/\alpha) = G_{\mathrm{ReLU}}(x;\, Q, K)"
+    assert r["scope"] == "d=2, m=2, n=2"
+    assert r["scope_tex"] == (r"\text{for } \alpha > 0,\ K, Q, V \in \mathbb{R}^{2 \times 2},\ "
+                              r"x \in \mathbb{R}^{1 \times 2}")
+    # a shadow that does not evaluate back to its matrix is never printed
+    fake = derive.matrix("Q", 2, 2)
+    fake.shadow = sp.MatrixSymbol("K", 2, 2)
+    assert render.tex(fake) == sp.latex(sp.ImmutableMatrix(fake))
 
 
 def test_how_says_how_each_verdict_was_obtained():
@@ -64,7 +81,7 @@ def test_mimebundle_flags_an_unexpected_verdict_and_lists_uses_and_assumptions()
     md = render.mimebundle(cl.record(), "s")["text/markdown"]
     assert "**expected refuted**" in md
     assert "uses `demo.base`" in md
-    assert "assuming $a > 0$" in md
+    assert r"\text{for } a, b \in \mathbb{R},\ a > 0" in md  # the scope, read off the symbols and assume
 
 
 @pytest.mark.parametrize("make", [proved, refuted])

@@ -563,3 +563,39 @@ def test_enclosure_contains_the_50_digit_value(name, r, bits):
             assert ball.contains(reference)
     finally:
         flint.ctx.prec = old
+
+
+# -- finite sums in normal form, and summand-wise proofs at every size --------------------------------------------
+_d, _m, _n = sp.symbols("d m n", integer=True, positive=True)
+_X1, _X2 = sp.MatrixSymbol("x", 1, _d), sp.MatrixSymbol("X", 2, _d)
+_A = sp.MatrixSymbol("A", _d, _d)
+_Q, _K, _V = sp.MatrixSymbol("Q", _m, _d), sp.MatrixSymbol("K", _m, _d), sp.MatrixSymbol("V", _m, _n)
+_i, _j, _N = sp.symbols("i j N", integer=True)
+_f, _g = sp.Function("f"), sp.Function("g")
+_neg = sp.Symbol("alpha", negative=True)
+
+
+def test_every_size_truths_are_proved():
+    for lhs, rhs in [(_X1 * _A.T * _X1.T, _X1 * _A * _X1.T), (_X1 * _A * _X1.T, _X1 * ((_A + _A.T) / 2) * _X1.T),
+                     (forms.gated(_X1, derive.positive("alpha") * _Q, _K / derive.positive("alpha"), _V, RELU),
+                      forms.gated(_X1, _Q, _K, _V, RELU))]:
+        assert derive.claim("sound.every_size_true", lhs, rhs).prove().verdict is Verdict.PROVED
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # a matrix with two rows: the transpose trick needs i = j, which only a 1×1 form gives
+    (_X2 * _A.T * _X2.T, _X2 * _A * _X2.T),
+    # ReLU with a negative scaling, and the exchange of the gated layer, at every size
+    (forms.gated(_X1, _neg * _Q, _K / _neg, _V, RELU), forms.gated(_X1, _Q, _K, _V, RELU)),
+    (forms.gated(_X1, _Q, _K, _V, RELU), forms.gated(_X1, _K, _Q, _V, RELU)),
+    # the order of a triangular double sum cannot be swapped like that of a rectangular one
+    (sp.Sum(sp.Sum(_f(_i, _j), (_j, 0, _i)), (_i, 0, _N)), sp.Sum(sp.Sum(_f(_j, _i), (_j, 0, _i)), (_i, 0, _N))),
+    # a product of sums is not a double sum over a triangle
+    (sp.Sum(_f(_i), (_i, 0, _N)) * sp.Sum(_g(_j), (_j, 0, _N)), sp.Sum(sp.Sum(_f(_i) * _g(_j), (_j, 0, _i)), (_i, 0, _N))),
+    # the same summand over different ranges
+    (sp.Sum(_f(_i), (_i, 0, _N)), sp.Sum(_f(_i), (_i, 1, _N))),
+    # a factor that depends on the index cannot leave the sum
+    (sp.Sum(_i * _f(_i), (_i, 0, _N)), _N * sp.Sum(_f(_i), (_i, 0, _N))),
+])
+def test_every_size_falsehoods_are_not_proved(lhs, rhs):
+    assert derive.claim("sound.every_size_false", lhs, rhs).prove().verdict is Verdict.UNPROVEN

@@ -44,12 +44,12 @@ class Chain(Statement):
 
     kind = "chain"
 
-    def __init__(self, identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title=""):
+    def __init__(self, identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="", paper=(), caption=""):
         self.start = _pair(f"chain({identifier!r})", start)
         self.equations = isinstance(self.start, tuple)
         self._steps: list[tuple] = []  # (expression, rule, detail or None, note)
         self._why: dict[int, str] = {}  # step index -> why it fails, when that is more than "does not hold"
-        super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume)
+        super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption)
         wellformed.check_statement(f"chain({identifier!r})", *self.assume)
 
     @property
@@ -124,6 +124,12 @@ class Chain(Statement):
                                                detail=f"{count}, each checked: {', '.join(names)}"))
         return self._settle(Verdict.PROVED)
 
+    def objects(self) -> list:
+        out = []
+        for e in [self.start] + [s[0] for s in self.steps]:
+            out += list(e) if isinstance(e, tuple) else [e]
+        return out
+
     def body_tex(self) -> str:
         def show(e):
             return f"{render.tex(e[0])} = {render.tex(e[1])}" if self.equations else render.tex(e)
@@ -145,7 +151,7 @@ def _text(s: str) -> str:
     return s.replace("_", r"\_")
 
 
-def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="") -> Chain:
+def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="", paper=(), caption="") -> Chain:
     """Begin a checked derivation at ``start``; add steps with ``.step(expr, rule)``.
 
     Examples
@@ -156,4 +162,4 @@ def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title
     >>> ch.verdict
     <Verdict.PROVED: 'proved'>
     """
-    return Chain(identifier, start, assume=assume, uses=uses, expect=expect, title=title)
+    return Chain(identifier, start, assume=assume, uses=uses, expect=expect, title=title, paper=paper, caption=caption)

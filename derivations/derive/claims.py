@@ -62,14 +62,27 @@ def _expect(where, expect):
 _FIXED = frozenset({"identifier", "lhs", "rhs", "start", "statement", "uses"})
 
 
+def _paper(where, paper) -> tuple[str, ...]:
+    """The PAPER.md items a statement mechanizes: ``"5.3"`` or ``["5.3", "6.1"]``."""
+    items = (paper,) if isinstance(paper, str) else tuple(paper or ())
+    for item in items:
+        if not isinstance(item, str) or not item or " " in item:
+            raise TypeError(f"{where}: paper must list PAPER.md items such as \"5.3\" or \"B1\", got {item!r}")
+    return items
+
+
 class Statement:
     """What claims and chains share: identity, expectation, registry, rendering."""
 
     kind = "statement"
 
-    def __init__(self, identifier, *, uses=(), expect=None, title="", assume=()):
+    def __init__(self, identifier, *, uses=(), expect=None, title="", assume=(), paper=(), caption=""):
         where = f"{self.kind}({identifier!r})"
         self.identifier = require_identifier(self.kind, identifier)
+        self.paper = _paper(where, paper)
+        if not isinstance(caption, str):
+            raise TypeError(f"{where}: caption must be a LaTeX str, got {type(caption).__name__}")
+        self.caption = caption
         self.uses = _ids(where, uses)
         self.expect = _expect(where, expect)
         if not isinstance(title, str):
@@ -138,13 +151,30 @@ class Statement:
     def body_tex(self) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def objects(self) -> list:  # pragma: no cover - overridden
+        """The expressions the statement is about (its scope is read off them)."""
+        raise NotImplementedError
+
     def record(self, timings: bool = False) -> dict:
-        """The claim as data: what ``derive check`` prints and the site's index shows."""
+        """The claim as data: what ``derive check`` prints and the site's index shows.
+
+        ``checked`` is the LaTeX of what was checked, printed from lhs and rhs (``statement`` is the same, kept
+        for readers of older records); ``scope`` says for which sizes (``"every size"``, ``"d=2, m=2, n=2"``, or
+        ``""`` for a scalar statement), ``scope_tex`` the whole domain; ``paper`` the PAPER.md items; ``caption``
+        a few words of LaTeX shown beside the equation, never instead of it.
+        """
+        checked = self.body_tex()
+        scope_tex, scope = render.scope_tex(self.objects(), self.assume)
         out = {
             "id": self.identifier,
             "kind": self.kind,
             "title": self.title,
-            "statement": self.body_tex(),
+            "statement": checked,
+            "checked": checked,
+            "scope": scope,
+            "scope_tex": scope_tex,
+            "paper": list(self.paper),
+            "caption": self.caption,
             "verdict": self.verdict.value,
             "expect": self.expect.value if self.expect else None,
             "uses": list(self.uses),
@@ -171,7 +201,8 @@ class Claim(Statement):
 
     kind = "claim"
 
-    def __init__(self, identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", statement=None):
+    def __init__(self, identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", statement=None, paper=(),
+                 caption=""):
         where = f"claim({identifier!r})"
         require_expr(where, "lhs", lhs)
         require_expr(where, "rhs", rhs)
@@ -180,8 +211,9 @@ class Claim(Statement):
         if statement is not None and not isinstance(statement, str):
             raise TypeError(f"{where}: statement must be a LaTeX str, got {type(statement).__name__}")
         self.lhs, self.rhs = lhs, rhs
-        self.statement = statement
-        super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume)
+        self.statement = statement  # shown as a caption beside the equation, never instead of it
+        caption = caption or statement or ""
+        super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption)
         _wellformed.check_statement(where, lhs, rhs, *self.assume)
 
     def _denominators(self) -> list:
@@ -195,7 +227,11 @@ class Claim(Statement):
             if c not in _wellformed.unmet_denominators(self.lhs, self.assume)]
 
     def body_tex(self) -> str:
-        return self.statement or render.statement_tex(self.lhs, self.rhs)
+        """The equation checked, printed from lhs and rhs."""
+        return render.statement_tex(self.lhs, self.rhs)
+
+    def objects(self) -> list:
+        return [self.lhs, self.rhs]
 
     @property
     def difference(self):
@@ -485,7 +521,8 @@ def _refutation(found, how, seconds) -> Evidence:
     )
 
 
-def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", statement=None) -> Claim:
+def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", statement=None, paper=(),
+          caption="") -> Claim:
     """State ``lhs = rhs`` as a claim; nothing is tried until ``.prove()``, ``.refute()``, ``.check()``.
 
     Parameters
@@ -495,7 +532,9 @@ def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", st
     assume : SymPy conditions restricting the domain (beyond the symbols' own assumptions)
     uses : identifiers (or claims) this claim rests on
     expect : the verdict it should get (e.g. ``Verdict.REFUTED`` for a statement expected to fail)
-    title : a few words for readers; ``statement`` : LaTeX to show instead of the full ``lhs = rhs``
+    title : a few words for readers; ``caption`` : LaTeX shown beside the equation (``statement`` is read as a
+        caption too): the equation shown is always ``lhs = rhs`` as checked, printed from the two sides
+    paper : the PAPER.md items the claim mechanizes, e.g. ``"5.3"`` or ``["5.3", "6.1"]``
 
     Examples
     --------
@@ -505,4 +544,5 @@ def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", st
     >>> c.prove().evidence.strategy
     'sign-split'
     """
-    return Claim(identifier, lhs, rhs, assume=assume, uses=uses, expect=expect, title=title, statement=statement)
+    return Claim(identifier, lhs, rhs, assume=assume, uses=uses, expect=expect, title=title, statement=statement,
+                 paper=paper, caption=caption)

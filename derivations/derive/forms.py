@@ -12,14 +12,17 @@ import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
+from . import printing
 from ._validate import require_function, require_matrix
 
 __all__ = [
     "key_value",
+    "memory_sum",
     "bilinear",
     "symmetric_rank1",
     "gated",
     "gated_rank_r",
+    "unit_sum",
     "elementwise",
     "hadamard",
 ]
@@ -32,6 +35,40 @@ def _as_lambda(sigma):
         return sigma
     t = sp.Dummy("t", real=True)
     return sp.Lambda(t, sigma(t))
+
+
+def _shown(value, make, *operands):
+    """``value`` printed as ``make(shadows of operands)`` when every operand has a shadow."""
+    shades = [printing.shadow_of(o) for o in operands]
+    if any(sh is None for sh in shades):
+        return value
+    leaves = {}
+    for o in operands:
+        leaves.update(getattr(o, "leaves", {}))
+    try:
+        return printing.shown(value, make(*shades), leaves)
+    except (TypeError, ValueError, NotImplementedError, AttributeError, sp.ShapeError):
+        return value
+
+
+def _call(name, value, *operands):
+    """``value``, printed as the form ``name`` applied to ``operands`` (matrices, lists of matrices, σ)."""
+    matrices, shaded = [], []
+    for o in operands:
+        if isinstance(o, (list, tuple)):
+            matrices += list(o)
+            shaded.append(sp.Tuple(*[printing.shadow_of(a) for a in o]))
+        elif isinstance(o, (sp.MatrixBase, MatrixExpr)):
+            matrices.append(o)
+            shaded.append(printing.shadow_of(o))
+        else:
+            shaded.append(o)
+    if any(sh is None for sh in shaded) or any(isinstance(sh, sp.Tuple) and None in sh for sh in shaded):
+        return value
+    leaves = {}
+    for o in matrices:
+        leaves.update(getattr(o, "leaves", {}))
+    return printing.shown(value, printing.FormCall(name, value.shape, *shaded), leaves)
 
 
 def _symbolic(*mats) -> bool:
@@ -51,7 +88,8 @@ def elementwise(sigma, M):
     if _symbolic(M):
         return ElementwiseApplyFunction(_as_lambda(sigma), M)
     require_matrix("elementwise", "M", M)
-    return sp.ImmutableMatrix(M.shape[0], M.shape[1], [sigma(e) for e in M])
+    value = sp.ImmutableMatrix(M.shape[0], M.shape[1], [sigma(e) for e in M])
+    return _shown(value, lambda M: ElementwiseApplyFunction(_as_lambda(sigma), M), M)
 
 
 def hadamard(A, B):
@@ -66,7 +104,8 @@ def hadamard(A, B):
         return sp.HadamardProduct(A, B)
     require_matrix("hadamard", "A", A)
     require_matrix("hadamard", "B", B, *A.shape)
-    return sp.ImmutableMatrix(A.shape[0], A.shape[1], [a * b for a, b in zip(A, B)])
+    value = sp.ImmutableMatrix(A.shape[0], A.shape[1], [a * b for a, b in zip(A, B)])
+    return _shown(value, lambda A, B: sp.HadamardProduct(A, B, evaluate=False), A, B)
 
 
 def _check_layer(where, x, Q, K, V, sigma):
@@ -87,7 +126,24 @@ def key_value(x, K, V, sigma):
     Matrix([[K_{1,1}*V_{1,1}*x_1]])
     """
     _check_layer("key_value", x, None, K, V, sigma)
-    return _product(elementwise(sigma, x * K.T), V)
+    out = _product(elementwise(sigma, x * K.T), V)
+    return out if _symbolic(out) else _call("key_value", out, x, K, V, _as_lambda(sigma))
+
+
+def memory_sum(x, K, V, sigma):
+    """The memory read-out ``Σ_j σ(x·k_j) v_j``, slot by slot from the rows ``k_j`` of K and ``v_j`` of V.
+
+    >>> from derive import activation, row, matrix
+    >>> from derive.forms import memory_sum
+    >>> memory_sum(row("x", 1), matrix("K", 1, 1), matrix("V", 1, 1), activation("identity"))
+    Matrix([[K_{1,1}*V_{1,1}*x_1]])
+    """
+    _check_layer("memory_sum", x, None, K, V, sigma)
+    if _symbolic(x, K, V):
+        raise TypeError("memory_sum: needs explicit matrices (sympy.Matrix), not matrix symbols")
+    slots = [sigma(sum(a * b for a, b in zip(x, K.row(j)))) * sp.ImmutableMatrix(V.row(j)) for j in range(K.rows)]
+    out = sp.ImmutableMatrix(sum(slots, sp.zeros(1, V.cols)))
+    return _call("memory_sum", out, x, K, V, _as_lambda(sigma))
 
 
 def symmetric_rank1(x, Q, K, V, sigma):
@@ -99,7 +155,8 @@ def symmetric_rank1(x, Q, K, V, sigma):
     Matrix([[V_{1,1}*Max(0, K_{1,1}*Q_{1,1}*x_1**2)]])
     """
     _check_layer("symmetric_rank1", x, Q, K, V, sigma)
-    return _product(elementwise(sigma, hadamard(x * Q.T, x * K.T)), V)
+    out = _product(elementwise(sigma, hadamard(x * Q.T, x * K.T)), V)
+    return out if _symbolic(out) else _call("symmetric_rank1", out, x, Q, K, V, _as_lambda(sigma))
 
 
 def gated(x, Q, K, V, sigma):
@@ -111,7 +168,8 @@ def gated(x, Q, K, V, sigma):
     Matrix([[K_{1,1}*V_{1,1}*x_1*Max(0, Q_{1,1}*x_1)]])
     """
     _check_layer("gated", x, Q, K, V, sigma)
-    return _product(hadamard(elementwise(sigma, x * Q.T), x * K.T), V)
+    out = _product(hadamard(elementwise(sigma, x * Q.T), x * K.T), V)
+    return out if _symbolic(out) else _call("gated", out, x, Q, K, V, _as_lambda(sigma))
 
 
 def _check_units(where, x, Qs, Ks, V, sigma):
@@ -140,7 +198,7 @@ def bilinear(x, Qs, Ks, V, sigma):
     """
     _check_units("bilinear", x, Qs, Ks, V, sigma)
     scores = [(x * Qj * Kj.T * x.T)[0, 0] for Qj, Kj in zip(Qs, Ks)]
-    return _weighted_rows(sigma, scores, V)
+    return _call("bilinear", _weighted_rows(sigma, scores, V), x, list(Qs), list(Ks), V, _as_lambda(sigma))
 
 
 def gated_rank_r(x, Qs, Ks, V, sigma):
@@ -156,7 +214,49 @@ def gated_rank_r(x, Qs, Ks, V, sigma):
     if _symbolic(x, *Qs, *Ks, V):
         raise TypeError("gated_rank_r: needs explicit matrices (sympy.Matrix), not matrix symbols")
     scores = [(elementwise(sigma, x * Qj) * (x * Kj).T)[0, 0] for Qj, Kj in zip(Qs, Ks)]
-    return _weighted_rows(None, scores, V)
+    return _call("gated_rank_r", _weighted_rows(None, scores, V), x, list(Qs), list(Ks), V, _as_lambda(sigma))
+
+
+def unit_sum(term, x, Q, K, V):
+    """``Σ_j term(a_j, b_j) v_j`` with ``a_j = x·q_j`` and ``b_j = x·k_j``: a layer's change, unit by unit.
+
+    ``term`` is a ``Lambda`` of two real variables (a scalar expression per unit).
+
+    >>> import sympy as sp
+    >>> from derive import row, matrix, real
+    >>> from derive.forms import unit_sum
+    >>> a, b = real("a b")
+    >>> unit_sum(sp.Lambda((a, b), a * b), row("x", 1), matrix("Q", 1, 1), matrix("K", 1, 1), matrix("V", 1, 1))
+    Matrix([[K_{1,1}*Q_{1,1}*V_{1,1}*x_1**2]])
+    """
+    if not isinstance(term, sp.Lambda) or len(term.variables) != 2:
+        raise TypeError(f"unit_sum: term must be a Lambda of two variables (a, b), got {term!r}")
+    _check_layer("unit_sum", x, Q, K, V, sp.Lambda(term.variables[0], term.variables[0]))
+    if _symbolic(x, Q, K, V):
+        return UnitSum(term, x, Q, K, V)
+    xq, xk = sp.ImmutableMatrix(x * Q.T), sp.ImmutableMatrix(x * K.T)
+    weights = [term(xq[j], xk[j]) for j in range(Q.rows)]
+    out = sp.ImmutableMatrix(sp.ImmutableMatrix(1, len(weights), weights) * sp.ImmutableMatrix(V))
+    return _call("unit_sum", out, term, x, Q, K, V)
+
+
+class UnitSum(MatrixExpr):
+    """``Σ_j term(a_j, b_j) v_j`` at every size: entry ``(0, l)`` is ``Σ_j term((xQᵀ)_j, (xKᵀ)_j) V_{j,l}``."""
+
+    def __new__(cls, term, x, Q, K, V):
+        return sp.Basic.__new__(cls, term, x, Q, K, V)
+
+    @property
+    def shape(self):
+        return (1, self.args[4].shape[1])
+
+    def _entry(self, i, l, **kwargs):
+        term, x, Q, K, V = self.args
+        j = sp.Dummy("j", integer=True)
+        return sp.Sum(term((x * Q.T)[0, j], (x * K.T)[0, j]) * V[j, l], (j, 0, Q.shape[0] - 1))
+
+    def _latex(self, printer):
+        return _tex_unit_sum(printer, *self.args)
 
 
 def _weighted_rows(sigma, scores, V):
@@ -169,4 +269,75 @@ def _weighted_rows(sigma, scores, V):
 def _product(A, B):
     if _symbolic(A, B):
         return A * B
-    return sp.ImmutableMatrix(A * B)
+    return sp.ImmutableMatrix(sp.ImmutableMatrix(A) * sp.ImmutableMatrix(B))
+
+
+# -- how the forms print, and which sizes they have ----------------------------------------------------------------
+def _row_name(printer, M, j):
+    """Row ``j`` (0-based) of a named matrix: ``k_{j+1}`` for ``K``; ``(M)_{j+1}`` otherwise."""
+    if isinstance(M, sp.MatrixSymbol) and len(M.name) == 1:
+        return f"{M.name.lower()}_{{{j}}}"
+    return rf"\left({printer._print(M)}\right)_{{{j}}}"
+
+
+def _tex_key_value(printer, x, K, V, sigma):
+    return rf"{printing.sigma_tex(sigma, printer)}\left({printer._print(sp.MatMul(x, sp.Transpose(K)) if not isinstance(K, sp.MatrixSymbol) else x * K.T)}\right) {printer._wrap(V)}"
+
+
+def _tex_memory_sum(printer, x, K, V, sigma):
+    s = printing.sigma_tex(sigma, printer)
+    return (rf"\sum_{{j=1}}^{{{K.shape[0]}}} {s}\left({printer._print(x)} \cdot {_row_name(printer, K, 'j')}\right)\,"
+            rf"{_row_name(printer, V, 'j')}")
+
+
+def _tex_layer(letter):
+    return lambda printer, x, Q, K, V, sigma: printing._layer_tex(printer, letter, x, Q, K, V, sigma)
+
+
+def _terms(printer, Qs, make):
+    terms = [make(j, Qj) for j, Qj in enumerate(Qs)]
+    if len(terms) > 3:
+        terms = terms[:2] + [r"\dots"] + terms[-1:]
+    return " + ".join(terms)
+
+
+def _tex_bilinear(printer, x, Qs, Ks, V, sigma):
+    s = printing.sigma_tex(sigma, printer)
+    return _terms(printer, Qs, lambda j, Qj: rf"{s}\left({printer._print(x * Qj * Ks[j].T * x.T)}\right)\,"
+                                            rf"{_row_name(printer, V, j + 1)}")
+
+
+def _tex_gated_rank_r(printer, x, Qs, Ks, V, sigma):
+    s = printing.sigma_tex(sigma, printer)
+    return _terms(printer, Qs, lambda j, Qj: rf"{s}\left({printer._print(x * Qj)}\right)"
+                                            rf"\left({printer._print(x * Ks[j])}\right)^\top {_row_name(printer, V, j + 1)}")
+
+
+def _tex_unit_sum(printer, term, x, Q, K, V):
+    a, b = term.variables
+    aj, bj = sp.Symbol(f"{a.name}_j", real=True), sp.Symbol(f"{b.name}_j", real=True)
+    body = printer._print(term.expr.xreplace({a: aj, b: bj}))
+    if isinstance(term.expr, sp.Add):
+        body = rf"\left({body}\right)"
+    return (rf"\sum_{{j=1}}^{{{Q.shape[0]}}} {body}\, {_row_name(printer, V, 'j')}"
+            rf"\ \big|_{{{printer._print(aj)} = {printer._print(x)} \cdot {_row_name(printer, Q, 'j')},\ "
+            rf"{printer._print(bj)} = {printer._print(x)} \cdot {_row_name(printer, K, 'j')}}}")
+
+
+def _sizes_layer(x, K, V, *rest):
+    return {"d": x.shape[1], "m": K.shape[0], "n": V.shape[1]}
+
+
+def _sizes_units(x, Qs, Ks, V, sigma):
+    return {"d": x.shape[1], "m": len(Qs), "n": V.shape[1], "r": Qs[0].shape[1]}
+
+
+printing.FORMS.update({
+    "key_value": (key_value, _tex_key_value, _sizes_layer),
+    "memory_sum": (memory_sum, _tex_memory_sum, _sizes_layer),
+    "symmetric_rank1": (symmetric_rank1, _tex_layer("S"), lambda x, Q, K, V, s: _sizes_layer(x, K, V)),
+    "gated": (gated, _tex_layer("G"), lambda x, Q, K, V, s: _sizes_layer(x, K, V)),
+    "bilinear": (bilinear, _tex_bilinear, _sizes_units),
+    "gated_rank_r": (gated_rank_r, _tex_gated_rank_r, _sizes_units),
+    "unit_sum": (unit_sum, _tex_unit_sum, lambda term, x, Q, K, V: _sizes_layer(x, K, V)),
+})

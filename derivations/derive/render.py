@@ -40,17 +40,32 @@ def badge(verdict: Verdict) -> str:
 
 
 def tex(expr) -> str:
-    """LaTeX of an expression or matrix, or a short description when it is too long to read."""
-    text = sp.latex(expr)
-    if len(text) <= MAX_TEX:
-        return text
-    if isinstance(expr, sp.MatrixBase):
-        return rf"\text{{(a {expr.rows}\times{expr.cols} matrix, too long to show)}}"
-    return r"\text{(an expression too long to show)}"
+    """LaTeX of an expression or matrix, the layers printed by name (:mod:`derive.printing`).
+
+    Every side is shown in full: a matrix built from named matrices prints as the expression it was built from
+    (once that expression has been evaluated back to it exactly), anything else as SymPy prints it.
+
+    >>> import derive
+    >>> from derive import forms
+    >>> x, Q, K, V = derive.row("x", 2), derive.matrix("Q", 2, 2), derive.matrix("K", 2, 2), derive.matrix("V", 2, 2)
+    >>> tex(forms.symmetric_rank1(x, K, Q, V, derive.sigma))
+    'S(x;\\\\, K, Q)'
+    """
+    from . import printing
+
+    return printing.latex(expr)
 
 
 def statement_tex(lhs, rhs) -> str:
+    """The equation ``lhs = rhs`` as it is checked."""
     return f"{tex(lhs)} = {tex(rhs)}"
+
+
+def scope_tex(objects, assume=()) -> tuple[str, str]:
+    """``(tex, text)`` of the scope of a statement about ``objects``: see :func:`derive.printing.scope`."""
+    from . import printing
+
+    return printing.scope(objects, assume)
 
 
 def _witness_text(record: dict) -> str:
@@ -117,14 +132,17 @@ def mimebundle(record: dict, body_tex: str) -> dict:
     uses = ""
     if record["uses"]:
         uses = " · uses " + ", ".join(f"`{u}`" for u in record["uses"])
-    assume = ""
-    if record["assume"]:
-        assume = " · assuming $" + r",\ ".join(record["assume_tex"]) + "$"
     title = f" — {html.escape(record['title'])}" if record["title"] else ""
+    caption = f" — ${record['caption']}$" if record.get("caption") else ""
+    paper = ""
+    if record.get("paper"):
+        paper = " · paper " + ", ".join(record["paper"])
+    scope_line = f"$$\n\\small {record['scope_tex']}\n$$\n\n" if record.get("scope_tex") else ""
     markdown = (
-        f"{badge(verdict)} **`{record['id']}`**{title}\n\n"
+        f"{badge(verdict)} **`{record['id']}`**{title}{caption}\n\n"
         f"$$\n{body_tex}\n$$\n\n"
-        f"<small>{plain_markdown(how(record))}{assume}{uses}{expect_note}</small>\n"
+        f"{scope_line}"
+        f"<small>{plain_markdown(how(record))}{uses}{paper}{expect_note}</small>\n"
     )
     plain = f"[{verdict.value}] {record['id']}: {how(record)}"
     return {"text/markdown": markdown, "text/plain": plain, MIME: record}

@@ -30,15 +30,21 @@ def structural(diff):
 
     Matrix expressions are evaluated (transpose and product rules) at every level, also inside ``σ(…)``
     applied elementwise; when that leaves something, the generic entry ``(i, j)`` is unfolded into sums (as
-    SymPy defines each entry of a product, Hadamard product and elementwise function, for every size) with
-    constant factors taken out of them. Sums are compared up to the names of their summation indices.
+    SymPy defines each entry of a product, Hadamard product and elementwise function, for every size; a
+    dimension of size 1 has the one index 0). Expressions with finite sums are then brought to a normal form
+    by exact rules only (:func:`canonical_sums`): linearity, a product of sums over independent ranges as one
+    multiple sum, the order of summation over ranges that do not depend on each other (Fubini for finite sums)
+    and the names of summation indices. What is left must cancel, or, sum by sum over the same ranges, have a
+    summand that the other strategies prove zero for every value of the indices (:func:`summand_zero`).
 
     >>> import sympy as sp
     >>> i, j, n = sp.symbols("i j n", integer=True)
     >>> f = sp.Function("f")
     >>> structural(sp.Sum(f(i), (i, 0, n)) - sp.Sum(f(j), (j, 0, n)))
     'the same expression up to the names of summation indices'
-    >>> structural(sp.Sum(sp.Sum(f(i, j), (j, 0, n)), (i, 0, n)) - sp.Sum(sp.Sum(f(j, i), (j, 0, n)), (i, 0, n))) is None
+    >>> structural(sp.Sum(sp.Sum(f(i, j), (j, 0, n)), (i, 0, n)) - sp.Sum(sp.Sum(f(j, i), (j, 0, n)), (i, 0, n)))
+    'finite sums in normal form (linearity, order of summation over independent ranges, index names)'
+    >>> structural(sp.Sum(sp.Sum(f(i, j), (j, 0, i)), (i, 0, n)) - sp.Sum(sp.Sum(f(j, i), (j, 0, i)), (i, 0, n))) is None
     True
     """
     if diff == 0:
@@ -48,18 +54,225 @@ def structural(diff):
         if done == 0 or isinstance(done, sp.ZeroMatrix):
             return "matrix algebra (transpose and product rules) gives the zero matrix"
         symbolic = isinstance(done, MatrixExpr) and not isinstance(done, sp.MatrixBase)
-        if symbolic and _rename_bound(sp.expand(sp.factor_terms(_generic_entry(done)))) == 0:
-            return "comparing the generic entry (i, j): the same sums on both sides, up to the names of their indices"
+        if symbolic:
+            entry = _generic_entry(done)
+            if _rename_bound(sp.expand(sp.factor_terms(entry))) == 0:
+                return "comparing the generic entry (i, j): the same sums on both sides, up to the names of their indices"
+            how = _sums_zero(entry)
+            if how is not None:
+                return f"comparing the generic entry (i, j): {how}"
     elif isinstance(diff, sp.Basic) and diff.has(sp.Sum):
         if _rename_bound(diff) == 0:
             return "the same expression up to the names of summation indices"
+        return _sums_zero(diff)
+    return None
+
+
+def _sums_zero(expr):
+    """How ``expr`` (with finite sums) is zero by :func:`canonical_sums` and :func:`summand_zero`, or None."""
+    normal = canonical_sums(expr)
+    if normal == 0:
+        return "finite sums in normal form (linearity, order of summation over independent ranges, index names)"
+    if normal is None or not normal.has(sp.Sum):
+        return None
+    how = summand_zero(normal)
+    if how is not None:
+        return f"finite sums in normal form, then each summand zero by {how}"
     return None
 
 
 def _generic_entry(matrix):
-    """Entry ``(i, j)`` of a matrix expression, for integer symbols ``i, j`` standing for any row and column."""
+    """Entry ``(i, j)`` of a matrix expression, for integer symbols ``i, j`` standing for any row and column.
+
+    A dimension of size 1 has only the index 0, which is then used (so a 1×1 expression gives its one entry).
+    """
     i, j = sp.symbols("i j", integer=True, nonnegative=True, cls=sp.Dummy)
-    return matrix[i, j]
+    rows, cols = matrix.shape
+    return matrix[0 if rows == 1 else i, 0 if cols == 1 else j]
+
+
+#: at most this many summation indices are put in every order when looking for the normal form
+CANONICAL_MAX_INDICES = 5
+
+
+class _NotCanonical(Exception):
+    """A sum whose limits depend on summation indices: left alone (no rule here applies to it)."""
+
+
+def canonical_sums(expr):
+    """A normal form of ``expr`` for finite sums, or ``None`` when a sum's limits depend on summation indices.
+
+    Each rule is an exact identity of finite sums (SymPy's ``Sum``, Karr's convention for empty ranges
+    included): ``Σ (f + g) = Σ f + Σ g`` and constant factors taken in; ``(Σ_i f)(Σ_k g) = Σ_i Σ_k f g`` when
+    neither range depends on the other index; the indices of a multiple sum whose ranges depend on none of
+    its indices put in the order, and renamed to the names, that give the smallest expression (Fubini for
+    finite sums, and renaming bound variables to names free in the summand). Applied inside function arguments
+    too, so ``σ(Σ_i x_i q_i)`` and ``σ(Σ_k q_k x_k)`` become one expression.
+
+    >>> import sympy as sp
+    >>> i, k, n = sp.symbols("i k n", integer=True)
+    >>> x, y = sp.IndexedBase("x"), sp.IndexedBase("y")
+    >>> lhs = sp.Sum(x[i], (i, 0, n)) * sp.Sum(y[k], (k, 0, n))
+    >>> rhs = sp.Sum(sp.Sum(y[i] * x[k], (i, 0, n)), (k, 0, n))
+    >>> canonical_sums(lhs - rhs)
+    0
+    """
+    try:
+        return _norm(sp.sympify(expr))
+    except _NotCanonical:
+        return None
+
+
+def _norm(e):
+    if e.is_Atom or not e.has(sp.Sum):
+        return e
+    if isinstance(e, sp.Sum):
+        return _norm_sum(e)
+    args = [_norm(a) for a in e.args]
+    e = e.func(*args)
+    if isinstance(e, (sp.Add, sp.Mul, sp.Pow)):
+        return sp.Add(*[_merge_term(t) for t in sp.Add.make_args(sp.expand(e, deep=False))])
+    return e
+
+
+def _limits_free(limits, variables):
+    return not any(b.has(v) for lim in limits for b in lim[1:] for v in variables)
+
+
+def _fresh_sum(s):
+    """The variables, limits and summand of a (nested) sum, its indices renamed to fresh dummies."""
+    limits, f = list(s.limits), s.function
+    while isinstance(f, sp.Sum):
+        limits += list(f.limits)
+        f = f.function
+    variables = [lim[0] for lim in limits]
+    if len(set(variables)) != len(variables) or not _limits_free(limits, variables):
+        raise _NotCanonical
+    fresh = [sp.Dummy("k", integer=True) for _ in variables]
+    rename, kept = {}, []
+    for v, new, lim in zip(variables, fresh, limits):
+        if lim[1] == lim[2]:  # a range of one value: the summand at that value
+            rename[v] = lim[1]
+        else:
+            rename[v] = new
+            kept.append((new, lim[1], lim[2]))
+    return kept, f.xreplace(rename)
+
+
+def _merge_term(term):
+    """One product term: every factor that is a sum (or a power of one) merged into one multiple sum."""
+    coeff, factors = term.as_coeff_mul()
+    sums, others = [], []
+    for f in factors:
+        if isinstance(f, sp.Sum):
+            sums.append(f)
+        elif isinstance(f, sp.Pow) and isinstance(f.base, sp.Sum) and f.exp.is_Integer and f.exp > 0:
+            sums += [f.base] * int(f.exp)
+        else:
+            others.append(f)
+    if not sums:
+        return term
+    limits, summand = [], sp.Mul(*others)
+    for s in sums:
+        lim, f = _fresh_sum(s)
+        limits += lim
+        summand = summand * f
+    return coeff * _canonical_multisum(summand, limits)
+
+
+def _norm_sum(s):
+    limits, f = _fresh_sum(s)
+    return _canonical_multisum(f, limits)
+
+
+def _canonical_multisum(f, limits):
+    """``Σ_limits f`` in normal form: ``f`` normalised and split into terms, each a multiple sum in normal form."""
+    f = _norm(f)
+    variables = {lim[0] for lim in limits}
+    out = []
+    for term in sp.Add.make_args(sp.expand(f, deep=False)):
+        coeff, rest = term.as_coeff_Mul()
+        lim = list(limits)
+        while isinstance(rest, sp.Sum):  # an inner multiple sum (from merging): one sum over all the indices
+            inner = list(rest.limits)
+            if not _limits_free(inner, variables | {l[0] for l in inner}):
+                break
+            lim += inner
+            variables |= {l[0] for l in inner}
+            rest = rest.function
+        out.append(coeff * _ordered(rest, lim))
+    return sp.Add(*out)
+
+
+def _ordered(f, limits):
+    """The multiple sum ``Σ_limits f`` with its indices in the order and with the names of smallest sort key.
+
+    Factors of ``f`` that depend on no index are taken out of the sum (``Σ c g = c Σ g``).
+    """
+    if not limits:
+        return f
+    variables = [lim[0] for lim in limits]
+    outside = [g for g in sp.Mul.make_args(f) if not g.has(*variables)]
+    if outside:
+        return sp.Mul(*outside) * _ordered(sp.Mul(*[g for g in sp.Mul.make_args(f) if g.has(*variables)]), limits)
+    used = [lim for lim in limits if f.has(lim[0])] + [lim for lim in limits if not f.has(lim[0])]
+    taken = {s.name for s in f.atoms(sp.Symbol)} | {s.name for lim in limits for b in lim[1:] for s in b.atoms(sp.Symbol)}
+    names = []
+    k = 0
+    while len(names) < len(limits):
+        if f"_k{k}" not in taken:
+            names.append(sp.Symbol(f"_k{k}", integer=True))
+        k += 1
+    orders = (itertools.permutations(range(len(limits))) if len(limits) <= CANONICAL_MAX_INDICES
+              else [tuple(range(len(limits)))])
+    best, best_key = None, None
+    for order in orders:
+        rename = {used[p][0]: names[n] for n, p in enumerate(order)}
+        body = f.xreplace(rename)
+        lims = [(names[n], used[p][1], used[p][2]) for n, p in enumerate(order)]
+        candidate = sp.Sum(body, *reversed(lims))
+        key = sp.default_sort_key(candidate)
+        if best_key is None or key < best_key:
+            best, best_key = candidate, key
+    return best
+
+
+def summand_zero(normal):
+    """How every group of sums over the same ranges has a summand that is zero for all index values, or None.
+
+    ``Σ_L f + Σ_L g = Σ_L (f + g)``, and a sum whose summand is zero for every value of its indices is zero.
+    The summand is handed to the other strategies with each maximal subterm that depends on no summation index
+    of its own, a matrix entry or an inner sum, generalised to a fresh real symbol (a matrix symbol stands for
+    a real matrix, as its scope ``ℝ^{m×d}`` says); the generalisation is checked to give the summand back.
+    """
+    groups: dict = {}
+    for term in sp.Add.make_args(normal):
+        sums = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.Sum)]
+        if len(sums) != 1:
+            return None  # a term outside every sum that did not cancel
+        outside = sp.Mul(*[f for f in sp.Mul.make_args(term) if f is not sums[0]])
+        if outside.has(*[lim[0] for lim in sums[0].limits]):
+            return None
+        groups.setdefault(sums[0].limits, []).append(outside * sums[0].function)  # c Σ g = Σ c g
+    used = set()
+    for limits, summands in groups.items():
+        total = sp.Add(*summands)
+        general, back = _generalise(total)
+        if sp.expand(general.xreplace(back) - total) != 0:
+            return None
+        name, _, _ = prove_zero(general, ["expand", "sign-split", "rational"])
+        if name is None:
+            return None
+        used.add(name)
+    return ", ".join(sorted(used))
+
+
+def _generalise(expr):
+    """``expr`` with every matrix entry and every inner sum replaced by a fresh real symbol; and the way back."""
+    atoms = sorted(expr.atoms(sp.Sum) | expr.atoms(sp.matrices.expressions.matexpr.MatrixElement), key=sp.default_sort_key)
+    atoms = [a for a in atoms if not any(a != b and b.has(a) for b in atoms if isinstance(b, sp.Sum))]
+    fresh = {a: sp.Dummy(f"g{k}", real=True) for k, a in enumerate(atoms)}
+    return expr.xreplace(fresh), {v: a for a, v in fresh.items()}
 
 
 def _rename_bound(expr):

@@ -24,7 +24,8 @@ def row(name: str, d: int) -> sp.ImmutableMatrix:
     True
     """
     _check("row", name, d)
-    return sp.ImmutableMatrix(1, d, sp.symbols(f"{name}_1:{d + 1}", real=True))
+    value = sp.ImmutableMatrix(1, d, sp.symbols(f"{name}_1:{d + 1}", real=True))
+    return _named(name, value)
 
 
 def matrix(name: str, rows: int, cols: int) -> sp.ImmutableMatrix:
@@ -37,9 +38,16 @@ def matrix(name: str, rows: int, cols: int) -> sp.ImmutableMatrix:
     [K_{2,1}, K_{2,2}]])
     """
     _check("matrix", name, rows, cols)
-    return sp.ImmutableMatrix(
-        rows, cols, lambda i, j: sp.Symbol(f"{name}_{{{i + 1},{j + 1}}}", real=True)
-    )
+    value = sp.ImmutableMatrix(rows, cols, lambda i, j: sp.Symbol(f"{name}_{{{i + 1},{j + 1}}}", real=True))
+    return _named(name, value)
+
+
+def _named(name, value):
+    """``value`` printed as the matrix symbol ``name`` (a shown matrix whose only leaf is itself)."""
+    from .printing import shown
+
+    leaf = sp.MatrixSymbol(name, *value.shape)
+    return shown(value, leaf, {leaf: value})
 
 
 def real(names: str):
