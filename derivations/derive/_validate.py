@@ -23,6 +23,11 @@ def require_expr(where: str, name: str, obj) -> None:
                         f"e.g. sp.Rational('{obj!r}')")
     if isinstance(obj, (int, Fraction)) and not isinstance(obj, bool):
         return
+    if isinstance(obj, sp.Lambda) or (isinstance(obj, sp.Basic)
+                                      and not isinstance(obj, (sp.Expr, sp.MatrixBase, MatrixExpr))):
+        raise TypeError(f"{where}: {name} must be a SymPy expression or matrix, got {_kind(obj)} {obj!r:.60}"
+                        f" (a {'condition' if isinstance(obj, sp.logic.boolalg.Boolean) else 'function or set'}"
+                        f" is no value to compare)")
     if not isinstance(obj, (sp.Basic, sp.MatrixBase)):
         raise TypeError(
             f"{where}: {name} must be a SymPy expression or matrix, got {_kind(obj)} {obj!r:.60}"

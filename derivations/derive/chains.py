@@ -52,6 +52,9 @@ class Chain(Statement):
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption)
         wellformed.check_statement(f"chain({identifier!r})", *self.assume)
 
+    def content(self) -> tuple:
+        return (self.kind, self.start, self.assume)
+
     @property
     def steps(self) -> tuple:
         """The steps so far, as ``(expression, rule, detail or None, note)``: added only by :meth:`step`."""
@@ -71,7 +74,7 @@ class Chain(Statement):
                 if problem is not None:
                     said.append(problem)
         for cond in self.assume:
-            if cond.free_symbols & set(rule.instantiates):
+            if any(cond.has(key) for key in rule.instantiates):  # a symbol, or a function such as σ
                 held = evaluate_at(cond, rule.instantiates)
                 if held is sp.false:
                     said.append(f"breaks the chain's assumption {sp.sstr(cond)}, an earlier step may rest on it")

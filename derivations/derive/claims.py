@@ -120,6 +120,18 @@ class Statement:
     def _set(self, verdict: Verdict, evidence: Evidence) -> None:
         self._verdict, self._evidence = verdict, evidence
 
+    def content(self) -> tuple:
+        """What was stated (not how it fared): two statements with equal content say the same thing."""
+        return (self.kind, self.assume)
+
+    def _restated(self, identifier: str) -> None:
+        """A statement this one uses was stated anew with other content: a proof resting on it is void."""
+        if self.verdict is Verdict.PROVED:
+            self._set(Verdict.UNPROVEN, Evidence(
+                strategy=self.evidence.strategy, seconds=self.evidence.seconds,
+                detail=f"rests on {identifier}, which was stated again with other content after this was proved; "
+                       f"run this again"))
+
     def _add_uses(self, identifiers) -> None:
         """What a proof rests on is part of its evidence: the kernel adds it, nobody else changes ``uses``."""
         self.__dict__["uses"] = self.uses + tuple(u for u in identifiers if u not in self.uses)
@@ -216,15 +228,19 @@ class Claim(Statement):
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption)
         _wellformed.check_statement(where, lhs, rhs, *self.assume)
 
+    def content(self) -> tuple:
+        return (self.kind, self.lhs, self.rhs, self.assume)
+
     def _denominators(self) -> list:
-        return _wellformed.denominators(self.lhs) + [d for d in _wellformed.denominators(self.rhs)
-                                                     if d not in _wellformed.denominators(self.lhs)]
+        """The divisors of both sides, as written (see :mod:`derive.wellformed`)."""
+        if "_divisors" not in self.__dict__:
+            found = _wellformed.denominators(self.lhs)
+            self.__dict__["_divisors"] = found + [d for d in _wellformed.denominators(self.rhs) if d not in found]
+        return self.__dict__["_divisors"]
 
     def _unmet(self) -> list:
         """The divisors' nonzero conditions that neither the symbols' assumptions nor ``assume`` settle."""
-        return _wellformed.unmet_denominators(self.lhs, self.assume) + [
-            c for c in _wellformed.unmet_denominators(self.rhs, self.assume)
-            if c not in _wellformed.unmet_denominators(self.lhs, self.assume)]
+        return _wellformed.unmet_conditions(self._denominators(), self.assume)
 
     def body_tex(self) -> str:
         """The equation checked, printed from lhs and rhs."""
@@ -265,23 +281,24 @@ class Claim(Statement):
             raise TypeError(f"claim {self.identifier}: strategies must be a list of names, got {strategies!r:.60}")
         start = time.perf_counter()
         why_not = "no strategy reduced lhs - rhs to zero"
-        unmet = self._unmet()
-        if unmet:
-            result = None, "", []
-            why_not = (f"needs {', '.join(sp.sstr(c) for c in unmet)}, which neither the symbols' assumptions "
-                       f"nor assume give (SymPy cancels a divisor as it builds an expression)")
-        else:
-            try:
-                with time_budget(budget):
-                    if instance_of is not None:
-                        result = self._prove_instance(instance_of, mapping or {})
-                    else:
-                        result = self._prove_components(strategies, budget)
-            except OutOfTime as exc:
-                if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
-                    raise
-                result = None, "", [str(exc)]
-                why_not = f"out of time after {exc.seconds:g} s (the budget of this prove)"
+        if instance_of is not None:
+            self._check_instance(instance_of, mapping or {})
+        try:
+            with time_budget(budget):
+                unmet = self._unmet()
+                if unmet:
+                    result = None, "", []
+                    why_not = (f"needs {', '.join(sp.sstr(c) for c in unmet)}, which neither the symbols' "
+                               f"assumptions nor assume give (SymPy cancels a divisor as it builds an expression)")
+                elif instance_of is not None:
+                    result = self._prove_instance(instance_of, mapping or {})
+                else:
+                    result = self._prove_components(strategies, budget)
+        except OutOfTime as exc:
+            if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
+                raise
+            result = None, "", [str(exc)]
+            why_not = f"out of time after {exc.seconds:g} s (the budget of this prove)"
         name, detail, attempts = result
         seconds = time.perf_counter() - start
         if name is not None:
@@ -314,7 +331,8 @@ class Claim(Statement):
         detail = f"{summary} over {len(comps)} components" if len(details) > 1 else f"{details[0]}, all {len(comps)} components"
         return label, detail, attempts
 
-    def _prove_instance(self, general, mapping):
+    def _check_instance(self, general, mapping):
+        """Refuse a mapping that does not give an instance of ``general`` (one line, naming the problem)."""
         if not isinstance(general, Claim):
             raise TypeError(f"claim {self.identifier}: instance_of must be a Claim, got {type(general).__name__}")
         where = f"claim {self.identifier}: instance of {general.identifier}"
@@ -330,6 +348,9 @@ class Claim(Statement):
             if held is not sp.true and held not in self.assume:
                 raise ValueError(f"{where}: it assumes {sp.sstr(cond)}, which is not known to hold here "
                                  f"(it becomes {sp.sstr(held)})")
+
+    def _prove_instance(self, general, mapping):
+        self._check_instance(general, mapping)
         if general.verdict is not Verdict.PROVED:
             return None, "", [f"instance: {general.identifier} is not proved"]
         diff = _witness.evaluate_at(general.difference, mapping)
@@ -481,7 +502,7 @@ class Claim(Statement):
         symbolic = isinstance(self.difference, MatrixExpr) and not isinstance(self.difference, sp.MatrixBase)
         if self.verdict is not Verdict.PROVED and not _witness.undefined_functions(self.difference) and not symbolic:
             self._attempt(lambda: self.refute(budget=left()))
-        if not self.verdict.is_certain and not symbolic and not self._unmet():
+        if not self.verdict.is_certain and not symbolic:  # samples only where every divisor is nonzero
             self._attempt(lambda: self.check(budget=left()))
         return self._settle(self.expect or Verdict.PROVED)
 
@@ -495,13 +516,23 @@ class Claim(Statement):
             self.__dict__["expect"] = expect
 
 
+def _same_size(p, q) -> bool:
+    """Two sizes are the same when they are one expression, or small ones whose difference expands to zero."""
+    p, q = sp.sympify(p), sp.sympify(q)
+    if p == q:
+        return True
+    if sp.count_ops(p) + sp.count_ops(q) > 40 or any(isinstance(e, sp.Pow) and e.exp.is_Integer and e.exp > 4
+                                                     for e in (p - q).atoms(sp.Pow)):
+        return False  # refused as different rather than expanded without bound
+    return sp.expand(p - q) == 0
+
+
 def _same_shape(where, lhs, rhs) -> None:
     """Both sides must have one shape: scalars, or matrices whose sizes agree for every value of their symbols."""
     lshape, rshape = getattr(lhs, "shape", None), getattr(rhs, "shape", None)
     if lshape is None and rshape is None:
         return
-    if lshape is None or rshape is None or any(sp.expand(sp.sympify(p) - sp.sympify(q)) != 0
-                                               for p, q in zip(lshape, rshape)):
+    if lshape is None or rshape is None or not all(_same_size(p, q) for p, q in zip(lshape, rshape)):
         shown = [("scalar" if s is None else f"{sp.sstr(s[0])}x{sp.sstr(s[1])}") for s in (lshape, rshape)]
         raise ValueError(f"{where}: lhs and rhs must have the same shape, got {shown[0]} and {shown[1]}")
 

@@ -7,8 +7,16 @@ _STATEMENTS: dict = {}
 
 
 def register(statement) -> None:
-    """Record a claim or chain; re-running a cell replaces the earlier statement of the same identifier."""
-    _STATEMENTS.pop(statement.identifier, None)
+    """Record a claim or chain; re-running a cell replaces the earlier statement of the same identifier.
+
+    When the new statement says something else, every recorded proof that uses the identifier is void: it
+    becomes unproven and says so (a later cell re-run gives it back its verdict).
+    """
+    old = _STATEMENTS.pop(statement.identifier, None)
+    if old is not None and old.content() != statement.content():
+        for other in _STATEMENTS.values():
+            if statement.identifier in other.uses:
+                other._restated(statement.identifier)
     _STATEMENTS[statement.identifier] = statement
 
 

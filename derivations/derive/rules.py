@@ -207,8 +207,6 @@ def _check_mapping(where, mapping, allow_empty=False, applied_in=None):
     for k in mapping:
         if not isinstance(k, (sp.Symbol, sp.FunctionClass)):
             raise TypeError(f"{where}: keys must be symbols or functions, got {k!r}")
-        if isinstance(mapping[k], (float, sp.Float)) or (isinstance(mapping[k], sp.Basic) and mapping[k].has(sp.Float)):
-            raise TypeError(f"{where}: {k} := {mapping[k]} is a floating-point number; write it exactly (sp.Rational)")
         problem = instance_problem(k, mapping[k], applied_in)
         if problem is not None:
             raise ValueError(f"{where}: {problem}")

@@ -271,8 +271,19 @@ def _generalise(expr):
     """``expr`` with every matrix entry and every inner sum replaced by a fresh real symbol; and the way back."""
     atoms = sorted(expr.atoms(sp.Sum) | expr.atoms(sp.matrices.expressions.matexpr.MatrixElement), key=sp.default_sort_key)
     atoms = [a for a in atoms if not any(a != b and b.has(a) for b in atoms if isinstance(b, sp.Sum))]
-    fresh = {a: sp.Dummy(f"g{k}", real=True) for k, a in enumerate(atoms)}
+    fresh = {a: sp.Dummy(f"g{k}", real=_real_entries(a)) for k, a in enumerate(atoms)}
     return expr.xreplace(fresh), {v: a for a, v in fresh.items()}
+
+
+def _real_entries(atom):
+    """A matrix entry is real (matrix symbols stand for real matrices); an inner sum only when its summand is
+    real with every matrix entry real: otherwise its stand-in is a complex symbol, with no sign to split on."""
+    from sympy.matrices.expressions.matexpr import MatrixElement
+
+    if isinstance(atom, MatrixElement):
+        return True
+    entries = {e: sp.Dummy(real=True) for e in atom.atoms(MatrixElement)}
+    return atom.xreplace(entries).is_real is True
 
 
 def _rename_bound(expr):
@@ -295,7 +306,8 @@ def _rename_bound(expr):
             return e
         if isinstance(e, ExprWithLimits):
             bounds = [b for lim in e.limits for b in lim[1:]]
-            if not any(b.has(v) for b in bounds for v in e.variables):
+            bound = all(len(lim) == 3 for lim in e.limits)  # an indefinite integral's variable is free, not bound
+            if bound and not any(b.has(v) for b in bounds for v in e.variables):
                 e = e.xreplace({v: fresh(counter) for v in e.variables})
         return e.func(*[walk(a, counter) for a in e.args])
 

@@ -25,7 +25,7 @@ import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
 
 __all__ = ["MAX_DEPTH", "refuse_inexact", "refuse_undefined", "refuse_same_names", "check_statement",
-           "denominators", "unmet_denominators", "nonzero_condition"]
+           "denominators", "unmet_denominators", "unmet_conditions", "nonzero_condition"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
 MAX_DEPTH = 120
@@ -69,17 +69,27 @@ def _depth(expr, limit) -> int:
 
 
 def refuse_same_names(where: str, symbols) -> None:
-    """Raise ValueError when two different free symbols share a name: the page would show them as one."""
-    by_name: dict[str, sp.Symbol] = {}
+    """Raise ValueError when two different free symbols (or matrix symbols) share a name or print alike in
+    LaTeX (``a1`` and ``a_1`` both show as a₁): the page would show them as one."""
+    by_name: dict[str, sp.Basic] = {}
+    by_tex: dict[str, sp.Basic] = {}
     for s in sorted(symbols, key=sp.default_sort_key):
-        other = by_name.setdefault(s.name, s)
+        name = str(getattr(s, "name", s))
+        other = by_name.setdefault(name, s)
         if other != s:
-            raise ValueError(f"{where}: two different symbols are both named {s.name!r} "
+            raise ValueError(f"{where}: two different symbols are both named {name!r} "
                              f"({_facts(other)} and {_facts(s)}); give them different names")
+        for shown in (f"${sp.latex(s)}$", sp.pretty(s, use_unicode=True)):
+            other = by_tex.setdefault(shown, s)
+            if other != s:
+                raise ValueError(f"{where}: the symbols {str(other.name)!r} and {name!r} both print as {shown}; "
+                                 f"give them names that print apart")
 
 
 def _facts(symbol) -> str:
     """The assumptions a symbol was made with, as written (``positive=True``)."""
+    if isinstance(symbol, sp.MatrixSymbol):
+        return f"a {sp.sstr(symbol.shape[0])}x{sp.sstr(symbol.shape[1])} matrix symbol"
     given = getattr(symbol, "_assumptions_orig", None) or {}
     shown = ", ".join(f"{k}={v}" for k, v in sorted(given.items()))
     kind = "a dummy" if isinstance(symbol, sp.Dummy) else "a symbol"
@@ -98,7 +108,7 @@ def check_statement(where: str, *exprs) -> None:
                 if _depth(item, MAX_DEPTH) > MAX_DEPTH:
                     raise ValueError(f"{where}: the expression is nested more than {MAX_DEPTH} levels deep")
                 symbols |= item.free_symbols
-    refuse_same_names(where, {s for s in symbols if isinstance(s, sp.Symbol)})
+    refuse_same_names(where, {s for s in symbols if isinstance(s, (sp.Symbol, sp.MatrixSymbol))})
 
 
 def denominators(expr) -> list:
@@ -113,17 +123,24 @@ def denominators(expr) -> list:
     for node in _nodes(expr):
         base = None
         if isinstance(node, sp.Pow) and not isinstance(node, MatrixExpr):
-            exp = node.exp
-            if exp.is_negative or (exp.is_number and exp.is_extended_negative) or (
-                    exp.could_extract_minus_sign() and not exp.is_nonnegative):
+            if node.exp.is_nonnegative is not True:  # x**m with m possibly negative divides by x
                 base = node.base
         elif isinstance(node, sp.Inverse):
             base = node.arg
-        elif isinstance(node, sp.MatPow) and node.exp.could_extract_minus_sign():
+        elif isinstance(node, sp.MatPow) and node.exp.is_nonnegative is not True:
             base = node.base
+        elif type(node) in _POLES:
+            base = _POLES[type(node)](node.args[0])
         if base is not None and base not in found:
             found.append(base)
     return sorted(found, key=sp.default_sort_key)
+
+
+#: functions with poles on the real line, and what must be nonzero where they are finite
+_POLES = {
+    sp.tan: sp.cos, sp.sec: sp.cos, sp.cot: sp.sin, sp.csc: sp.sin, sp.coth: sp.sinh, sp.csch: sp.sinh,
+    sp.log: lambda u: u,
+}
 
 
 def nonzero_condition(base):
@@ -131,6 +148,15 @@ def nonzero_condition(base):
     if isinstance(base, MatrixExpr):
         return sp.Q.invertible(base)
     return sp.Ne(base, 0)
+
+
+def _same_up_to_sign(u, v) -> bool:
+    """``u = ±v``: by their form, or by expansion when both are small (a divisor check must stay cheap)."""
+    if u == v or u == -v:
+        return True
+    if sp.count_ops(u) + sp.count_ops(v) > 60:
+        return False
+    return sp.expand(u - v) == 0 or sp.expand(u + v) == 0
 
 
 def _settled(base, conditions) -> bool:
@@ -142,8 +168,7 @@ def _settled(base, conditions) -> bool:
         return True
     for c in conditions:
         if isinstance(c, (sp.Ne, sp.StrictGreaterThan, sp.StrictLessThan)):
-            gap = c.lhs - c.rhs
-            if sp.expand(gap - base) == 0 or sp.expand(gap + base) == 0:
+            if _same_up_to_sign(c.lhs - c.rhs, base):
                 return True
     # a product is nonzero when each factor is; a power when its base is
     factors = sp.Mul.make_args(sp.factor_terms(base))
@@ -157,5 +182,10 @@ def _settled(base, conditions) -> bool:
 
 def unmet_denominators(expr, conditions=()) -> list:
     """The conditions ``d ≠ 0`` (or ``Q.invertible(M)``) that ``expr`` needs and ``conditions`` do not give."""
+    return unmet_conditions(denominators(expr), conditions)
+
+
+def unmet_conditions(divisors, conditions=()) -> list:
+    """The conditions of :func:`unmet_denominators` for divisors already found."""
     conditions = tuple(conditions)
-    return [nonzero_condition(b) for b in denominators(expr) if not _settled(b, conditions)]
+    return [nonzero_condition(b) for b in divisors if not _settled(b, conditions)]

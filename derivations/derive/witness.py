@@ -90,6 +90,8 @@ def instance_problem(key, value, applied_in=None) -> str | None:
     >>> instance_problem(sp.Function("sigma", real=True), sp.Lambda(t, sp.I * t))
     'sigma := Lambda(t, I*t) breaks the assumption that sigma is real (at a real argument, it is not known to be real)'
     """
+    if isinstance(value, float) or (isinstance(value, sp.Basic) and value.has(sp.Float)):
+        return f"{getattr(key, '__name__', key)} := {value} is a floating-point number; write it exactly (sp.Rational)"
     if isinstance(key, sp.Symbol):
         try:
             value = sp.sympify(value, strict=True)
@@ -368,16 +370,19 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
             continue
         used += 1
         for (index, comp), value in zip(comps, values):
+            if value == 0:
+                continue
             try:
                 magnitude = abs(complex(sp.N(value, 30)))
             except (TypeError, ValueError, ArithmeticError):
                 magnitude = float("nan")
-            if magnitude <= 1e-20:
-                worst = max(worst, magnitude)
-                continue
+            # however small, a residual that is not exactly zero may be certified nonzero: then it is no agreement
             found = _certify_at([(index, comp)], witness, denominators) if not value.free_symbols else None
             if found is not None:
                 return Sampled(magnitude, used, found)
+            if magnitude <= 1e-20:  # too close to zero to tell, and not certified: agreement as far as seen
+                worst = max(worst, magnitude)
+                continue
             at = ", ".join(f"{k} = {sp.sstr(v)}" for k, v in witness.items() if isinstance(k, sp.Symbol))
             size = "not a finite number" if magnitude != magnitude or magnitude == float("inf") else f"{magnitude:.1e}"
             return Sampled(magnitude, used, None, f"the sides differ at {at or 'the sample'} (|lhs - rhs| ≈ {size}), "
