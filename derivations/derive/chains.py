@@ -8,7 +8,7 @@ import time
 
 import sympy as sp
 
-from . import render
+from . import render, second
 from ._validate import require_expr
 from .claims import Statement
 from .rules import as_rule
@@ -73,6 +73,7 @@ class Chain(Statement):
             self.verdict = Verdict.PROVED
             self.evidence = Evidence(strategy="chain", seconds=seconds,
                                      detail=f"{len(self.steps)} step{'s' if len(self.steps) != 1 else ''}, each checked: {', '.join(names)}")
+        second.review_step(self)
         return self._settle(Verdict.PROVED)
 
     def body_tex(self) -> str:

@@ -12,7 +12,7 @@ import sympy as sp
 from sympy.core.function import UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr
 
-from . import registry, render
+from . import registry, render, second
 from . import strategies as _strategies
 from . import witness as _witness
 from ._validate import require_expr, require_identifier
@@ -108,6 +108,7 @@ class Statement:
             "assume_tex": [sp.latex(c) for c in self.assume],
         }
         out.update(self.evidence.as_dict(timings=timings))
+        out["second_opinion"] = second.record(self, timings)
         return out
 
     def _repr_mimebundle_(self, include=None, exclude=None):
@@ -177,6 +178,7 @@ class Claim(Statement):
             self._guard(Verdict.PROVED)
             self.verdict = Verdict.PROVED
             self.evidence = Evidence(strategy=name, detail=detail, seconds=seconds, attempts=tuple(attempts))
+            second.review_claim(self)
         elif not self.verdict.is_certain:
             self.verdict = Verdict.UNPROVEN
             self.evidence = Evidence(strategy="", detail="no strategy reduced lhs - rhs to zero",
@@ -287,6 +289,7 @@ class Claim(Statement):
             self._guard(Verdict.REFUTED)
             self.verdict = Verdict.REFUTED
             self.evidence = _refutation(found, how, seconds)
+            second.review_claim(self, found)
         elif not self.verdict.is_certain:
             self.evidence = Evidence(strategy="", detail="no certified witness found", seconds=seconds)
         return self._settle(Verdict.REFUTED)
@@ -306,6 +309,7 @@ class Claim(Statement):
             self._guard(Verdict.REFUTED)
             self.verdict = Verdict.REFUTED
             self.evidence = _refutation(found, "numeric check, then certified", seconds)
+            second.review_claim(self, found)
         elif not self.verdict.is_certain:
             if used == 0:
                 raise ValueError(f"claim {self.identifier}: no sample point satisfies the assumptions")

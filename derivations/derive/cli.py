@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import render, runner
+from . import render, runner, second
 from .verdict import Verdict
 
 __all__ = ["main"]
@@ -74,6 +74,7 @@ def report(runs, as_json: bool = False) -> int:
     parts = ", ".join(f"{n} {v}" for v, n in render.verdict_counts(claims))
     summary = f"{len(claims)} claims in {len(runs)} notebooks" + (f": {parts}" if parts else "")
     print(("\n" if not as_json else "") + summary, file=sys.stderr if as_json else sys.stdout)
+    print(second.summary_line(claims), file=sys.stderr if as_json else sys.stdout)
     if bad or failed:
         print(f"FAILED: unexpected verdicts {bad}, failing notebooks {failed}", file=sys.stderr)
         return 1

@@ -124,7 +124,7 @@ def mimebundle(record: dict, body_tex: str) -> dict:
     markdown = (
         f"{badge(verdict)} **`{record['id']}`**{title}\n\n"
         f"$$\n{body_tex}\n$$\n\n"
-        f"<small>{plain_markdown(how(record))}{assume}{uses}{expect_note}</small>\n"
+        f"<small>{plain_markdown(how(record))}{assume}{uses}{expect_note}{second_badge(record)}</small>\n"
     )
     plain = f"[{verdict.value}] {record['id']}: {how(record)}"
     return {"text/markdown": markdown, "text/plain": plain, MIME: record}
@@ -140,3 +140,28 @@ def table_markdown(records: list[dict]) -> str:
         text = plain_markdown(how(r)).replace("|", "\\|")
         lines.append(f"| `{r['id']}` | {badge(verdict)}{expected} | {text} | {uses} |")
     return "\n".join(lines) + "\n"
+
+
+def second_badge(record: dict) -> str:
+    """The second opinion's mark after a claim's line: ``· Z3 ✓``, ``· Z3 ✓ for d, m, n ≤ 2``, or why not.
+
+    Deterministic (no timings: the seconds stay in the machine record), so nbval can compare it.
+
+    >>> second_badge({"second_opinion": {"result": "agrees", "why": "for d, m ≤ 2"}})
+    ' · Z3 ✓ for d, m ≤ 2'
+    >>> second_badge({"second_opinion": {"result": "outside fragment", "why": "a transcendental function (erf)"}})
+    ' · Z3: outside the fragment — a transcendental function (erf)'
+    >>> second_badge({})
+    ''
+    """
+    op = record.get("second_opinion")
+    if not op:
+        return ""
+    why = plain_markdown(op["why"])
+    if op["result"] == "agrees":
+        scope = [part.split(" with ")[0] for part in op["why"].split(", ") if part.startswith("for ")]
+        uninterpreted = " with " + why.split(" with ", 1)[1] if " with " in why else ""
+        return " · Z3 ✓" + (f" {plain_markdown(scope[0])}" if scope else "") + uninterpreted
+    if op["result"] == "disagrees":
+        return f" · <b>Z3 ✗ disagrees</b> — {why}"
+    return f" · Z3: {'outside the fragment' if op['result'] == 'outside fragment' else op['result']} — {why}"
