@@ -159,9 +159,9 @@ def second_badge(record: dict) -> str:
         return ""
     why = plain_markdown(op["why"])
     if op["result"] == "agrees":
-        scope = [part.split(" with ")[0] for part in op["why"].split(", ") if part.startswith("for ")]
-        uninterpreted = " with " + why.split(" with ", 1)[1] if " with " in why else ""
-        return " · Z3 ✓" + (f" {plain_markdown(scope[0])}" if scope else "") + uninterpreted
+        text, _, uninterpreted = op["why"].partition(" with ")
+        scope = " " + text[text.index("for "):] if text.startswith("for ") or ", for " in text else ""
+        return " · Z3 ✓" + plain_markdown(scope + (" with " + uninterpreted if uninterpreted else ""))
     if op["result"] == "disagrees":
         return f" · <b>Z3 ✗ disagrees</b> — {why}"
     return f" · Z3: {'outside the fragment' if op['result'] == 'outside fragment' else op['result']} — {why}"

@@ -18,7 +18,7 @@ import sympy as sp
 import z3
 from sympy.matrices.expressions import MatrixExpr
 
-from .translate import TRANSCENDENTAL, Outside, Translator, cancel_inverses, complex_inputs, size_symbols
+from .translate import TRANSCENDENTAL, Outside, Translator, cancel_in_formula, complex_inputs, size_symbols
 
 __all__ = ["ENGINE", "Opinion", "identity", "refutation", "step", "combine", "MAX_SIZE", "RLIMIT", "TIMEOUT_MS"]
 
@@ -70,7 +70,7 @@ def _prepare(formula, inverses=None):
     """
     out = z3.simplify(formula, som=True)
     if inverses:
-        out = z3.simplify(cancel_inverses(out, inverses), som=True)
+        out = z3.simplify(cancel_in_formula(out, inverses), som=True)
     return out
 
 
@@ -140,7 +140,7 @@ def _identity_at(lhs, rhs, assume, sizes, abstract=False) -> int:
     With ``abstract``, transcendental functions are uninterpreted: ``unsat`` is still a proof (for every function
     in their place), but a model is no counterexample: the caller does not let it *disagree*.
     """
-    t = Translator(complex_mode=complex_inputs(lhs, rhs, *assume), sizes=sizes, abstract=abstract)
+    t = Translator(complex_mode=complex_inputs(lhs, rhs, *assume), sizes=sizes, abstract=abstract, defer=True)
     comps = _components(t, lhs, rhs)
     facts = t.domain + t.side + t.defined + [t.boolean(c) for c in assume]
     for k, result in enumerate(_queries(t, facts, [_nonzero(c) for c in comps], t.inverses)):
@@ -309,7 +309,7 @@ def step(prev, nxt, rule, assume=(), equations=False, premises=()) -> Opinion:
 def _substitution(prev, nxt, mapping, assume):
     if not mapping:
         raise Outside("a substitution whose mapping is not known")
-    t = Translator(complex_mode=complex_inputs(prev, nxt, *assume))
+    t = Translator(complex_mode=complex_inputs(prev, nxt, *assume), defer=True)
     _, right = _entries(t, nxt)
     t.bind(mapping)
     _, left = _entries(t, prev)

@@ -36,7 +36,7 @@ from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-__all__ = ["Outside", "Translator", "cancel_inverses", "complex_inputs", "size_symbols"]
+__all__ = ["Outside", "Translator", "cancel_in_formula", "cancel_inverses", "complex_inputs", "size_symbols"]
 
 #: SymPy's facts about a symbol that the translation models as constraints
 MODELLED = ("real", "positive", "negative", "nonnegative", "nonpositive", "nonzero", "zero", "integer")
@@ -51,35 +51,46 @@ class Outside(Exception):
 
 
 def cancel_inverses(term, inverses: dict):
-    """``term`` with every product's factors ``x·r`` cancelled, where ``r`` is the reciprocal constant of ``x``.
+    """A sum of monomials (Z3's ``som`` form) with each monomial's factors ``x·r`` cancelled, where ``r`` is the
+    reciprocal constant of ``x``: sound where the claim is defined (``x ≠ 0``, so ``x·r = 1``).
 
-    Sound where the claim is defined (``x ≠ 0``, so ``x·r = 1``); applied to Z3's sum-of-monomials form, it
-    makes ``σ(α a · b/α)`` and ``σ(a b)`` the same term. ``inverses`` maps the name of ``r`` to that of ``x``.
+    Applied to the arguments of σ, it makes ``σ(α a · b/α)`` and ``σ(a b)`` the same term. Only the top two
+    levels (sum, product) are looked at: nested applications were normalised when they were built.
+    ``inverses`` maps the name of ``r`` to that of ``x``.
     """
     if not inverses:
         return term
-    memo: dict = {}
+    monomials = term.children() if z3.is_add(term) else [term]
+    changed = False
+    out = []
+    for m in monomials:
+        if z3.is_mul(m):
+            factors = [g for f in m.children() for g in (f.children() if z3.is_mul(f) else [f])]
+            kept = _cancel(factors, inverses)
+            if len(kept) != len(factors):
+                changed = True
+                m = kept[0] if len(kept) == 1 else z3.Product(*kept) if kept else z3.RealVal(1)
+        out.append(m)
+    if not changed:
+        return term
+    return out[0] if len(out) == 1 else z3.Sum(*out)
 
-    def walk(t):
-        key = t.get_id()
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        if z3.is_quantifier(t) or not z3.is_app(t) or t.num_args() == 0:
-            out = t
-        else:
-            kids = [walk(c) for c in t.children()]
-            if z3.is_mul(t):
-                kids = _cancel(kids, inverses)
-                out = kids[0] if len(kids) == 1 else z3.Product(*kids) if kids else z3.RealVal(1)
-            elif z3.is_add(t):
-                out = z3.Sum(*kids)
-            else:
-                out = t.decl()(*kids)
-        memo[key] = out
-        return out
 
-    return walk(term)
+def cancel_in_formula(formula, inverses: dict):
+    """:func:`cancel_inverses` on every arithmetic term at the top of ``formula``'s atoms (through and, or, not,
+    comparisons and if-then-else), where Z3's ``som`` form leaves products ``x·r`` of a symbol and its reciprocal."""
+    if not inverses:
+        return formula
+
+    def walk(f):
+        if z3.is_quantifier(f) or not z3.is_app(f) or f.num_args() == 0:
+            return f
+        if z3.is_arith(f):
+            return cancel_inverses(f, inverses)
+        kids = [walk(c) for c in f.children()]
+        return f.decl()(*kids) if f.decl().kind() != z3.Z3_OP_UNINTERPRETED else f
+
+    return walk(formula)
 
 
 def _name(t):
@@ -203,7 +214,7 @@ class Translator:
     """
 
     def __init__(self, *, complex_mode: bool = False, sizes=None, prefix: str = "", abstract: bool = False,
-                 share: "Translator | None" = None):
+                 share: "Translator | None" = None, defer: bool = False):
         self.complex_mode = complex_mode
         self.sizes = {k: sp.Integer(v) for k, v in (sizes or {}).items()}
         self.prefix = prefix
@@ -223,14 +234,54 @@ class Translator:
         self._functions: dict = {}
         self._cache: dict = {}
         self._branch = 0
+        self.defer = defer  # σ(…) as a placeholder, built by ``parse`` with its arguments normalised
+        self._apps: list = []
+        self._app_of: dict = {}
 
     # -- the script ----------------------------------------------------------------------------------------
     def parse(self, formulas) -> list:
-        """The Z3 formulas of SMT-LIB ``formulas`` (text), with every constant and function declared."""
+        """The Z3 formulas of SMT-LIB ``formulas`` (text), with every constant and function declared.
+
+        With ``defer``, each application of an uninterpreted function was written as a placeholder: it is built
+        here on its arguments in Z3's sum-of-monomials form, where a symbol times its reciprocal cancels (sound
+        where the claim is defined), so that ``σ(α a · b/α)`` and ``σ(a b)`` are the same term.
+        """
         if not formulas:
             return []
-        text = "\n".join(self._decls.values()) + "\n" + "\n".join(f"(assert {f})" for f in formulas)
-        return list(z3.parse_smt2_string(text))
+        args = [a for _, _, app_args in self._apps for a in app_args]
+        text = "\n".join(self._decls.values()) + "\n" + "\n".join(
+            f"(assert {f})" for f in [*formulas, *(f"(= {a} 0.0)" for a in args)])
+        parsed = list(z3.parse_smt2_string(text))
+        out, arg_terms = parsed[:len(formulas)], [e.arg(0) for e in parsed[len(formulas):]]
+        if not self._apps:
+            return out
+        pairs, k = [], 0
+        for placeholders, decls, app_args in self._apps:
+            terms = arg_terms[k:k + len(app_args)]
+            k += len(app_args)
+            if pairs:
+                terms = [z3.substitute(a, *pairs) for a in terms]
+            terms = [z3.simplify(a, som=True) for a in terms]
+            if self.inverses:
+                terms = [z3.simplify(cancel_inverses(a, self.inverses), som=True) for a in terms]
+            for placeholder, decl in zip(placeholders, decls):
+                if placeholder is not None:
+                    pairs.append((z3.Real(placeholder.strip("|")), decl(*terms)))
+        return [z3.substitute(f, *pairs) for f in out]
+
+    def _named(self, pair):
+        """A long entry of a matrix product as a named definition, so the script states it once (``defer`` only:
+        a definition outside a quantifier must not mention its bound variables)."""
+        if not self.defer:
+            return pair
+        out = []
+        for term in pair:
+            if term is not None and len(term) > 80:
+                name = _quote(f"{self.prefix}def#{next(self._count)}")
+                self._decls[name] = f"(define-fun {name} () Real {term})"
+                term = name
+            out.append(term)
+        return tuple(out)
 
     def fresh(self, name: str) -> str:
         quoted = _quote(f"{self.prefix}{name}#{next(self._count)}")
@@ -485,6 +536,16 @@ class Translator:
             else:
                 flat.append(re)
         ufs = self._function((f, len(flat)), f.__name__, len(flat), e.is_real is True)
+        if self.defer:
+            key = (ufs, tuple(flat))
+            hit = self._app_of.get(key)
+            if hit is None:
+                hit = (self.fresh("app"), None if ufs[1] is None else self.fresh("app.im"))
+                sig = [z3.RealSort()] * (len(flat) + 1)
+                decls = [None if u is None else z3.Function(u.strip("|"), *sig) for u in ufs]
+                self._apps.append((hit, decls, flat))
+                self._app_of[key] = hit
+            return hit
         args = " ".join(flat)
         return (f"({ufs[0]} {args})", None if ufs[1] is None else f"({ufs[1]} {args})")
 
@@ -567,7 +628,8 @@ class Translator:
             if len({(len(p), len(p[0]) if p else 0) for p in parts}) != 1:
                 raise Outside("a sum or Hadamard product of matrices of different sizes")
             op = _add if isinstance(M, sp.MatAdd) else _mul
-            return [[op([p[i][j] for p in parts]) for j in range(len(parts[0][0]))] for i in range(len(parts[0]))]
+            return [[self._named(op([p[i][j] for p in parts])) for j in range(len(parts[0][0]))]
+                    for i in range(len(parts[0]))]
         if isinstance(M, sp.MatMul):
             scalars = [a for a in M.args if not getattr(a, "is_Matrix", False)]
             factor = _mul([self.value(s) for s in scalars]) if scalars else None
@@ -576,10 +638,10 @@ class Translator:
             for B in mats[1:]:
                 if len(out[0]) != len(B):
                     raise Outside("a product of matrices of mismatched sizes")
-                out = [[_add([_mul([row[k], B[k][j]]) for k in range(len(B))]) for j in range(len(B[0]))]
+                out = [[self._named(_add([_mul([row[k], B[k][j]]) for k in range(len(B))])) for j in range(len(B[0]))]
                        for row in out]
             if factor is not None:
-                out = [[_mul([factor, x]) for x in row] for row in out]
+                out = [[self._named(_mul([factor, x])) for x in row] for row in out]
             return out
         if isinstance(M, ElementwiseApplyFunction):
             return [[self.apply(M.function, [x]) for x in row] for row in self.matrix(M.expr)]
