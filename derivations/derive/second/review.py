@@ -205,6 +205,9 @@ def _timed(about, fn) -> Opinion:
         result, why = "disagrees", str(exc)
     except z3.Z3Exception as exc:
         result, why = "unknown", f"Z3 error: {str(exc)[:80]}"
+    except (RecursionError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        # a translation this module does not handle: shown on the record, never taken for agreement
+        result, why = "unknown", f"not translated ({type(exc).__name__}: {str(exc)[:60]})"
     return Opinion(result, why, time.perf_counter() - start, about)
 
 

@@ -602,6 +602,8 @@ class Translator:
     # -- matrices ------------------------------------------------------------------------------------------
     def matrix(self, M) -> list[list]:
         """The entries (rows of ``(re, im)`` pairs) of an explicit matrix, or of a matrix expression at concrete sizes."""
+        if isinstance(M, sp.MatrixBase) and not isinstance(M, sp.ImmutableMatrix):
+            M = sp.ImmutableMatrix(M)  # hashable, to be cached
         hit = self._cache.get(("M", M))
         if hit is None:
             hit = self._matrix(M)
