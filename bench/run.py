@@ -8,6 +8,9 @@
    against launched kernels; also what one kernel forked by ``derive.kernels`` costs instead.
 3. scaling in d: component-wise proofs for d = 2 … as long as each stays under the limit.
 4. cold start: ``import derive`` and one ``derive classify``.
+5. three-way (``--only three-way``): derive's kernel, Z3 alone (``derive.second``) and naive ``sympy.simplify`` on
+   the same claims, per class (polynomial, piecewise-linear, generic σ, every size, transcendental), and Z3's time
+   against d.
 Timings are figures to read, not assertions.
 """
 from __future__ import annotations
@@ -50,6 +53,12 @@ def _timed(fn, limit):
 # -- 1. kernel vs naive -----------------------------------------------------------------------------------
 def notebook_claims(paths):
     """Run the notebooks' code in this process and collect the claims expected to be proved."""
+    return [(nb, s) for nb, s in notebook_statements(paths)
+            if isinstance(s, derive.Claim) and s.expect is derive.Verdict.PROVED and s.verdict is derive.Verdict.PROVED]
+
+
+def notebook_statements(paths):
+    """Run the notebooks' code in this process and collect every claim and chain they make."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -69,8 +78,7 @@ def notebook_claims(paths):
                     exec(compile("\n".join(lines), str(path.name), "exec"), namespace)
         finally:
             os.chdir(here)
-        found += [(path.stem, s) for s in registry.statements()
-                  if isinstance(s, derive.Claim) and s.expect is derive.Verdict.PROVED and s.verdict is derive.Verdict.PROVED]
+        found += [(path.stem, s) for s in registry.statements()]
     return found
 
 
@@ -116,6 +124,70 @@ def kernel_vs_naive(limit):
         print(f"     {r[0]:<46} kernel {r[3] * 1e3:8.1f} ms ({r[1]})   naive {r[5] * 1e3:8.1f} ms"
               + ("" if r[4] else "  (not proved)"))
     return rows
+
+
+# -- 5. three-way: kernel, Z3 alone, naive simplify ----------------------------------------------------------
+def _class_of(claim) -> str:
+    """polynomial, piecewise-linear, generic σ, every size, or transcendental: what a claim's difference holds."""
+    from sympy.core.function import AppliedUndef
+
+    exprs = [e for side in (claim.lhs, claim.rhs) for e in (side if isinstance(side, sp.MatrixBase) else [side])]
+    if any(isinstance(e, MatrixExpr) and not isinstance(e, sp.MatrixBase) or e.has(sp.Sum) for e in exprs):
+        return "every size"
+    if any(e.has(sp.exp, sp.erf, sp.tanh, sp.log) for e in exprs):
+        return "transcendental"
+    if any(e.atoms(AppliedUndef) for e in exprs):
+        return "generic sigma"
+    if any(e.has(sp.Max, sp.Min, sp.Abs, sp.Piecewise, sp.sign, sp.Heaviside) for e in exprs):
+        return "piecewise-linear"
+    return "polynomial"
+
+
+def three_way(limit):
+    """derive's kernel, Z3 alone (derive.second) and sympy.simplify on the same proved claims, per class; chains."""
+    from derive.second import review
+
+    os.environ["DERIVE_SECOND_OPINION"] = "0"  # each engine timed on its own
+    claims = notebook_claims(find_notebooks(ROOT / "notebooks"))
+    rows = {}
+    for _, c in claims:
+        if c.evidence.strategy == "instance":
+            continue
+        k_ok, k_t = _timed(lambda: _kernel(c), limit)
+        start = time.perf_counter()
+        z_ok = review.identity(c.lhs, c.rhs, c.assume).result == "agrees"
+        z_t = time.perf_counter() - start
+        n_ok, n_t = _timed(lambda: _naive(c), limit)
+        rows.setdefault(_class_of(c), []).append((k_ok, k_t, z_ok, z_t, n_ok, n_t))
+    print(f"\n5. three-way on the claims expected proved (simplify limited to {limit:g} s; Z3 to "
+          f"{review.RLIMIT:,} resource units per query)")
+    print(f"   {'class':<18} {'n':>4}  {'kernel':>16}  {'Z3 alone':>16}  {'sympy.simplify':>16}")
+    for cls, rs in sorted(rows.items()):
+        cells = [f"{sum(r[i] for r in rs):>3} in {sum(r[i + 1] for r in rs):7.3f} s" for i in (0, 2, 4)]
+        print(f"   {cls:<18} {len(rs):>4}  " + "  ".join(f"{x:>16}" for x in cells))
+    chains = [(nb, ch) for nb, ch in notebook_statements(find_notebooks(ROOT / "notebooks")) if isinstance(ch, derive.Chain)]
+    start, agreed = time.perf_counter(), 0
+    for _, ch in chains:
+        prev, ops = ch.start, []
+        for expr, rule, _, _ in ch.steps:
+            ops.append(review.step(prev, expr, rule, ch.assume, ch.equations))
+            prev = expr
+        agreed += review.combine(ops).result == "agrees"
+    print(f"   {'chains':<18} {len(chains):>4}  {'(each step)':>16}  {agreed:>3} in {time.perf_counter() - start:7.3f} s")
+    print("   scaling in d (Z3 alone: the symmetric form's exchange, every σ, and the gated ReLU scaling, m = d):")
+    relu = derive.activation("relu")
+    for d in range(2, 7):
+        x, Q, K, V = derive.row("x", d), derive.matrix("Q", d, d), derive.matrix("K", d, d), derive.matrix("V", d, 2)
+        al = derive.positive("alpha")
+        timings = []
+        for lhs, rhs in ((forms.symmetric_rank1(x, Q, K, V, derive.sigma), forms.symmetric_rank1(x, K, Q, V, derive.sigma)),
+                         (forms.gated(x, al * Q, K / al, V, relu), forms.gated(x, Q, K, V, relu))):
+            start = time.perf_counter()
+            op = review.identity(lhs, rhs)
+            timings.append(f"{(time.perf_counter() - start) * 1e3:8.1f} ms ({op.result})")
+        print(f"     d = {d:<2}  symmetric exchange {timings[0]}   gated ReLU scaling {timings[1]}")
+    os.environ.pop("DERIVE_SECOND_OPINION", None)
+    return rows, chains
 
 
 # -- 2. suite vs floor ------------------------------------------------------------------------------------
@@ -315,7 +387,7 @@ def main(argv=None):
     p.add_argument("--max-d", type=int, default=10, help="largest d tried in the scaling run (default 10)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--plot", default=str(ROOT / "docs" / "bench_scaling.png"))
-    p.add_argument("--only", choices=["naive", "suite", "scaling", "cold"], action="append")
+    p.add_argument("--only", choices=["naive", "suite", "scaling", "cold", "three-way"], action="append")
     args = p.parse_args(argv)
     only = set(args.only or ["naive", "suite", "scaling", "cold"])
     print(f"derive benchmarks — {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
@@ -328,6 +400,8 @@ def main(argv=None):
         plot(*scaling(args.limit, args.max_d), args.plot)
     if "cold" in only:
         cold_start()
+    if "three-way" in only:
+        three_way(args.limit)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import nbformat
 import pytest
 
 import derive
-from derive import cli, runner
+from derive import cli, runner, second
 from derive.render import MIME, TABLE_MIME
 from derive.runner import NotebookRun
 
@@ -72,7 +72,8 @@ def test_check_json_reports_every_claim(good_run):
     assert claims["tiny.relu_exchange"]["uses"] == ["tiny.square"]
     assert all(isinstance(c["seconds"], float) for c in claims.values())
     assert runs[0]["not_run"] == []
-    assert result.stderr.splitlines()[-2:] == ["2 claims in 1 notebook: 1 proved, 1 refuted", "every verdict as expected"]
+    assert result.stderr.splitlines()[-3:] == ["2 claims in 1 notebook: 1 proved, 1 refuted",
+                                               f"second opinion ({second.ENGINE}): 2 agrees", "every verdict as expected"]
     assert result.stderr.splitlines()[0].startswith("[1/1] 01_tiny                  2 claims       ")
     assert result.stderr.splitlines()[0].endswith(" s  ok")
 
@@ -128,10 +129,13 @@ def test_notebook_run_ok():
 
 def test_report_exit_status(capsys):
     assert cli.report([_run("01_a", [_claim("x.a", "proved", "proved")])]) == 0
-    assert capsys.readouterr().out == "1 claim in 1 notebook: 1 proved\nevery verdict as expected\n"
+    assert capsys.readouterr().out == ("1 claim in 1 notebook: 1 proved\n"
+                                       f"second opinion ({second.ENGINE}): 1 not re-checked\nevery verdict as expected\n")
     assert cli.report([_run("01_a", [_claim("x.a", "refuted", "proved")])]) == 1
     captured = capsys.readouterr()
-    assert captured.out == "1 claim in 1 notebook: 1 refuted\nunexpected: x.a (01_a): refuted, expected proved; refuted: exact residual\n"
+    assert captured.out == ("1 claim in 1 notebook: 1 refuted\n"
+                            f"second opinion ({second.ENGINE}): 1 not re-checked\n"
+                            "unexpected: x.a (01_a): refuted, expected proved; refuted: exact residual\n")
     assert captured.err == "FAILED: 1 unexpected verdict\n"
     assert cli.report([_run("01_a", [], error="NameError: x")]) == 1
     captured = capsys.readouterr()

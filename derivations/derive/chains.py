@@ -8,7 +8,7 @@ import time
 
 import sympy as sp
 
-from . import render
+from . import render, second
 from . import wellformed
 from ._validate import require_expr
 from .budget import DEFAULT_SECONDS, OutOfTime, time_budget
@@ -125,6 +125,7 @@ class Chain(Statement):
             count = f"{len(self._steps)} step{'s' if len(self._steps) != 1 else ''}"
             self._set(Verdict.PROVED, Evidence(strategy="chain", seconds=seconds,
                                                detail=f"{count}, each checked: {', '.join(names)}"))
+        second.review_step(self)
         return self._settle(Verdict.PROVED)
 
     def objects(self) -> list:

@@ -12,7 +12,7 @@ import sympy as sp
 from sympy.core.function import UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr
 
-from . import registry, render
+from . import registry, render, second
 from . import strategies as _strategies
 from . import witness as _witness
 from . import wellformed as _wellformed
@@ -194,6 +194,7 @@ class Statement:
             "assume_tex": [sp.latex(c) for c in self.assume],
         }
         out.update(self.evidence.as_dict(timings=timings))
+        out["second_opinion"] = second.record(self, timings)
         return out
 
     def _repr_mimebundle_(self, include=None, exclude=None):
@@ -304,6 +305,7 @@ class Claim(Statement):
         if name is not None:
             self._guard(Verdict.PROVED)
             self._set(Verdict.PROVED, Evidence(strategy=name, detail=detail, seconds=seconds, attempts=tuple(attempts)))
+            second.review_claim(self)
         elif self.verdict is Verdict.UNPROVEN:  # a failed proof does not take away a numeric check's evidence
             self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=why_not, seconds=seconds, attempts=tuple(attempts)))
         return self._settle(Verdict.PROVED)
@@ -401,6 +403,7 @@ class Claim(Statement):
         if found is not None:
             self._guard(Verdict.REFUTED)
             self._set(Verdict.REFUTED, _refutation(found, how, seconds))
+            second.review_claim(self, found)
         elif self.verdict is Verdict.UNPROVEN:
             detail = how if how.startswith("out of time") else "no certified witness found"
             self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=detail, seconds=seconds))
@@ -474,6 +477,7 @@ class Claim(Statement):
         if seen is not None and seen.found is not None:
             self._guard(Verdict.REFUTED)
             self._set(Verdict.REFUTED, _refutation(seen.found, "numeric check, then certified", seconds))
+            second.review_claim(self, seen.found)
         elif not self.verdict.is_certain:
             if seen is None:
                 self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=out, seconds=seconds))

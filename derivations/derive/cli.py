@@ -19,7 +19,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from . import render, runner
+from . import render, runner, second
 from .verdict import Verdict
 
 __all__ = ["main", "report", "parser"]
@@ -181,6 +181,8 @@ def report(runs, as_json: bool = False, verbose: bool = False) -> int:
         lines += _listing(f"not run in {name}", [c["id"] for n, c in not_run if n == name])
     for r in failed:
         lines.append(render.shorten(f"failed: {r.name}: {r.error}", WIDTH))
+    if claims:
+        lines.insert(1, second.summary_line(claims))
     print(("" if as_json or not verbose else "\n") + "\n".join(lines), file=out)
     if bad or failed or not_run:
         parts = [_plural(len(bad), "unexpected verdict")] if bad else []

@@ -142,7 +142,7 @@ def mimebundle(record: dict, body_tex: str) -> dict:
         f"{badge(verdict)} **`{record['id']}`**{title}{caption}\n\n"
         f"$$\n{body_tex}\n$$\n\n"
         f"{scope_line}"
-        f"<small>{plain_markdown(how(record))}{uses}{paper}{expect_note}</small>\n"
+        f"<small>{plain_markdown(how(record))}{uses}{paper}{expect_note}{second_badge(record)}</small>\n"
     )
     plain = f"[{verdict.value}] {record['id']}: {how(record)}"
     return {"text/markdown": markdown, "text/plain": plain, MIME: record}
@@ -207,3 +207,31 @@ def statement_text(statement, width: int = 100) -> str:
 
 
 __all__ += ["shorten", "statement_text"]
+
+
+def second_badge(record: dict) -> str:
+    """The second opinion's mark after a claim's line: ``· Z3 ✓``, ``· Z3 ✓ for d, m, n ≤ 2``, or why not.
+
+    Deterministic (no timings: the seconds stay in the machine record), so nbval can compare it.
+
+    >>> second_badge({"second_opinion": {"result": "agrees", "why": "for d, m ≤ 2"}})
+    ' · Z3 ✓ for d, m ≤ 2'
+    >>> second_badge({"second_opinion": {"result": "outside fragment", "why": "a transcendental function (erf)"}})
+    ' · Z3: outside the fragment — a transcendental function (erf)'
+    >>> second_badge({})
+    ''
+    """
+    op = record.get("second_opinion")
+    if not op:
+        return ""
+    why = plain_markdown(op["why"])
+    if op["result"] == "agrees":
+        text, _, uninterpreted = op["why"].partition(" with ")
+        scope = " " + text[text.index("for "):] if text.startswith("for ") or ", for " in text else ""
+        return " · Z3 ✓" + plain_markdown(scope + (" with " + uninterpreted if uninterpreted else ""))
+    if op["result"] == "disagrees":
+        return f" · <b>Z3 ✗ disagrees</b> — {why}"
+    return f" · Z3: {'outside the fragment' if op['result'] == 'outside fragment' else op['result']} — {why}"
+
+
+__all__ += ["second_badge"]

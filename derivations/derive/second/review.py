@@ -1,0 +1,390 @@
+"""Re-checking a verdict with Z3: a proof (``unsat`` of ``lhs ≠ rhs``), a refutation (the residual at the exact
+witness is nonzero, in Z3's rationals), a chain step (an implication, its premise a quantified hypothesis).
+
+Each re-check gives an :class:`Opinion`: ``agrees``, ``outside fragment`` (and what put it there), ``unknown``
+(Z3's resource limit, or an incomplete answer) or ``disagrees``, which the caller turns into a
+:class:`derive.claims.SoundnessError`. Claims about matrix symbols of symbolic size are re-checked at every
+size up to :data:`MAX_SIZE` and say so. The limit is Z3's deterministic resource limit (``rlimit``), so the
+same claim gets the same opinion on a busy machine, with a wall-clock ``timeout`` behind it as a safety net.
+"""
+from __future__ import annotations
+
+import inspect
+import itertools
+import time
+from dataclasses import dataclass
+
+import sympy as sp
+import z3
+from sympy.matrices.expressions import MatrixExpr
+
+from .translate import TRANSCENDENTAL, Outside, Translator, cancel_in_formula, complex_inputs, size_symbols
+
+__all__ = ["ENGINE", "Opinion", "identity", "refutation", "step", "combine", "MAX_SIZE", "RLIMIT", "TIMEOUT_MS"]
+
+ENGINE = f"z3 {z3.get_version_string()}"
+#: Z3's resource limit per query (deterministic, unlike time)
+RLIMIT = 100000
+#: wall-clock limit per query, in milliseconds: a safety net behind the resource limit
+TIMEOUT_MS = 10000
+#: every-size claims are re-checked at each size 1 … MAX_SIZE of each size symbol (fewer when there are many)
+MAX_SIZE = 2
+#: at most this many size combinations per every-size claim
+MAX_COMBINATIONS = 8
+
+
+@dataclass(frozen=True)
+class Opinion:
+    """Z3's opinion of one verdict. ``about`` is the verdict it re-checked (``proved`` or ``refuted``)."""
+
+    result: str  # agrees | outside fragment | unknown | disagrees
+    why: str
+    seconds: float
+    about: str
+
+    def record(self, timings: bool = False) -> dict:
+        out = {"engine": ENGINE, "result": self.result, "why": self.why}
+        if timings:
+            out["seconds"] = round(self.seconds, 4)
+        return out
+
+
+class _Unknown(Exception):
+    pass
+
+
+class _Disagrees(Exception):
+    pass
+
+
+def _limit_text(reason: str) -> str:
+    if any(w in reason for w in ("canceled", "timeout", "resource", "rlimit", "max. resource")):
+        return f"Z3's limit ({RLIMIT:,} resource units) ran out"
+    return f"Z3 gave up ({reason})"
+
+
+def _prepare(formula, inverses=None):
+    """Z3's own normal form of polynomials (sum of monomials): equal arguments of σ become the same term.
+
+    With ``inverses`` (only where the claim's definedness is asserted), a symbol times its reciprocal cancels.
+    """
+    out = z3.simplify(formula, som=True)
+    if inverses:
+        out = z3.simplify(cancel_in_formula(out, inverses), som=True)
+    return out
+
+
+def _queries(t: Translator, facts, goals, inverses=None):
+    """For each goal, Z3's answer to ``facts ∧ goal``, from a fresh solver each (yields as it goes).
+
+    A fresh, non-incremental solver per query: Z3 then preprocesses the whole problem and may hand it to its
+    complete procedure for nonlinear real arithmetic, which ``push``/``pop`` would rule out.
+    """
+    parsed = t.parse(list(facts) + list(goals))
+    prepared = [_prepare(f) for f in parsed[:len(facts)]]
+    for g in parsed[len(facts):]:
+        g = _prepare(g, inverses)
+        if z3.is_false(g):  # Z3's own simplifier already reduced the goal to false
+            yield z3.unsat
+            continue
+        s = z3.Solver()
+        s.set("rlimit", RLIMIT)
+        s.set("timeout", TIMEOUT_MS)
+        s.add(*prepared)
+        s.add(g)
+        result = s.check()
+        if result == z3.unknown:
+            raise _Unknown(_limit_text(s.reason_unknown()))
+        yield result
+
+
+def _nonzero(pair) -> str:
+    re, im = pair
+    return f"(not (= {re} 0.0))" if im is None else f"(or (not (= {re} 0.0)) (not (= {im} 0.0)))"
+
+
+def _is_zero(pair) -> str:
+    re, im = pair
+    return f"(= {re} 0.0)" if im is None else f"(and (= {re} 0.0) (= {im} 0.0))"
+
+
+def _difference(a, b):
+    (ar, ai), (br, bi) = a, b
+    im = None if ai is None and bi is None else f"(- {ai or '0.0'} {bi or '0.0'})"
+    return (f"(- {ar} {br})", im)
+
+
+def _entries(t: Translator, side) -> tuple:
+    """The shape and the scalar entries of one side, row-major (a scalar is one entry, of shape ``None``)."""
+    if isinstance(side, (sp.MatrixBase, MatrixExpr)):
+        rows = t.matrix(side)
+        return (len(rows), len(rows[0]) if rows else 0), [x for row in rows for x in row]
+    return None, [t.scalar(side)]
+
+
+def _components(t: Translator, lhs, rhs) -> list:
+    (ls, left), (rs, right) = _entries(t, lhs), _entries(t, rhs)
+    if ls != rs:
+        raise _Disagrees(f"the two sides have different shapes, {ls} and {rs}")
+    return [_difference(a, b) for a, b in zip(left, right)]
+
+
+def _and(formulas) -> str:
+    formulas = list(formulas)
+    return "true" if not formulas else formulas[0] if len(formulas) == 1 else "(and " + " ".join(formulas) + ")"
+
+
+def _identity_at(lhs, rhs, assume, sizes, abstract=False) -> int:
+    """Every component of ``lhs - rhs`` is zero where defined (raises on anything else); returns their number.
+
+    With ``abstract``, transcendental functions are uninterpreted: ``unsat`` is still a proof (for every function
+    in their place), but a model is no counterexample: the caller does not let it *disagree*.
+    """
+    t = Translator(complex_mode=complex_inputs(lhs, rhs, *assume), sizes=sizes, abstract=abstract, defer=True)
+    comps = _components(t, lhs, rhs)
+    facts = t.domain + t.side + t.defined + [t.boolean(c) for c in assume]
+    for k, result in enumerate(_queries(t, facts, [_nonzero(c) for c in comps], t.inverses)):
+        if result == z3.sat:
+            where = f" at component {k}" if len(comps) > 1 else ""
+            raise _Disagrees(f"Z3 finds values at which lhs - rhs is not zero{where}")
+    return len(comps)
+
+
+def _size_grid(symbols):
+    k = MAX_SIZE
+    while k > 1 and k ** len(symbols) > MAX_COMBINATIONS:
+        k -= 1
+    return [dict(zip(symbols, values)) for values in itertools.product(range(1, k + 1), repeat=len(symbols))], k
+
+
+def _identity(lhs, rhs, assume) -> str:
+    try:
+        return _identity_sized(lhs, rhs, assume, False)
+    except Outside as exc:
+        if not str(exc).startswith(("a transcendental function", "the constant")):
+            raise
+        try:
+            why = _identity_sized(lhs, rhs, assume, True)
+        except (Outside, _Unknown, _Disagrees, z3.Z3Exception):
+            raise exc from None
+        return why + " with " + why_abstract(lhs, rhs) + " uninterpreted"
+
+
+def why_abstract(*exprs) -> str:
+    """The transcendental functions and constants in ``exprs``, by name (what an abstraction left uninterpreted)."""
+    names = set()
+    for e in exprs:
+        for node in sp.preorder_traversal(e) if isinstance(e, sp.Basic) else ():
+            if isinstance(node, sp.NumberSymbol):
+                names.add(str(node))
+            elif isinstance(node, sp.Function) and node.func.__name__ in TRANSCENDENTAL:
+                names.add(node.func.__name__)
+    return ", ".join(sorted(names))
+
+
+def _identity_sized(lhs, rhs, assume, abstract) -> str:
+    sizes = size_symbols(lhs, rhs)
+    if not sizes:
+        n = _identity_at(lhs, rhs, assume, {}, abstract)
+        return f"unsat of lhs ≠ rhs ({n} component{'s' if n != 1 else ''})"
+    grid, k = _size_grid(sizes)
+    for at in grid:
+        _identity_at(lhs, rhs, assume, at, abstract)
+    return f"for {', '.join(str(s) for s in sizes)} ≤ {k}"
+
+
+def _timed(about, fn) -> Opinion:
+    start = time.perf_counter()
+    try:
+        result, why = "agrees", fn()
+    except Outside as exc:
+        result, why = "outside fragment", str(exc)
+    except _Unknown as exc:
+        result, why = "unknown", str(exc)
+    except _Disagrees as exc:
+        result, why = "disagrees", str(exc)
+    except z3.Z3Exception as exc:
+        result, why = "unknown", f"Z3 error: {str(exc)[:80]}"
+    except (RecursionError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        # a translation this module does not handle: shown on the record, never taken for agreement
+        result, why = "unknown", f"not translated ({type(exc).__name__}: {str(exc)[:60]})"
+    return Opinion(result, why, time.perf_counter() - start, about)
+
+
+def identity(lhs, rhs, assume=()) -> Opinion:
+    """Re-check a proved ``lhs = rhs``: ``unsat`` of ``lhs ≠ rhs`` under the domains and ``assume``, per component.
+
+    Matrix symbols of symbolic size are re-checked at each size up to :data:`MAX_SIZE` (``why`` says which). A
+    claim with transcendental functions may still agree when it holds with them uninterpreted (``why`` says so).
+
+    >>> import sympy as sp
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> identity(sp.Max(0, 2 * a), 2 * sp.Max(0, a)).result
+    'agrees'
+    >>> identity(sp.Max(0, a), a).result
+    'disagrees'
+    >>> identity(sp.erf(a), sp.erf(a) + b).why
+    'a transcendental function (erf)'
+    >>> identity(sp.erf(a) * b, b * sp.erf(a)).why
+    'unsat of lhs ≠ rhs (1 component) with erf uninterpreted'
+    """
+    assume = tuple(assume)
+    return _timed("proved", lambda: _identity(lhs, rhs, assume))
+
+
+def refutation(lhs, rhs, assume, witness: dict, component=None) -> Opinion:
+    """Re-check a refutation: at the exact ``witness`` (symbols to numbers, σ to a ``Lambda``), which must respect
+    the domains and ``assume``, the residual of ``component`` is defined and, in Z3's rationals, not zero.
+
+    >>> import sympy as sp
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> refutation(sp.Max(0, a) * b, sp.Max(0, b) * a, (), {a: 1, b: -1}).result
+    'agrees'
+    >>> refutation(sp.Max(0, a) * b, sp.Max(0, b) * a, (), {a: 1, b: 1}).result
+    'disagrees'
+    """
+    assume = tuple(assume)
+
+    def run():
+        if size_symbols(lhs, rhs):
+            raise Outside("a matrix symbol of symbolic size")
+        t = Translator(complex_mode=complex_inputs(lhs, rhs, *assume))
+        t.bind(witness)
+        comps = _components(t, lhs, rhs)
+        if component is not None:
+            i, j = component
+            cols = lhs.cols if isinstance(lhs, sp.MatrixBase) else 1
+            comps = [comps[i * cols + j]]
+        valid = [f for s in witness if isinstance(s, sp.Symbol) for f in t.domain_of(s, t.scalar(s)[0])]
+        valid += [t.boolean(c) for c in assume]
+        goals = [_and(t.defined), f"(not {_and(valid)})"] + [_is_zero(c) for c in comps]
+        answers = _queries(t, t.side + t.domain, goals[:1])
+        if next(answers) == z3.unsat:
+            raise _Disagrees("the residual is undefined at the witness")
+        answers = _queries(t, t.side + t.domain + t.defined, goals[1:])
+        if next(answers) == z3.sat:
+            raise _Disagrees("the witness breaks the symbols' domains or the claim's assumptions")
+        if all(a == z3.sat for a in answers):
+            raise _Disagrees("the residual at the witness is zero")
+        return "the residual at the exact witness is nonzero"
+
+    return _timed("refuted", run)
+
+
+def _mapping_of(rule) -> dict:
+    """The mapping a parametrised rule (substitute, instantiate, using) closes over, if any; a hint only."""
+    try:
+        found = inspect.getclosurevars(rule.check).nonlocals.get("mapping")
+    except (TypeError, ValueError):
+        return {}
+    return dict(found) if isinstance(found, dict) else {}
+
+
+def step(prev, nxt, rule, assume=(), equations=False, premises=()) -> Opinion:
+    """Re-check one chain step ``prev → nxt`` as Z3 sees it.
+
+    An equality step (``prev = nxt``) is an identity, where ``substitute`` reads ``prev`` with its mapping. An
+    implication step (``(l0, r0) ⟹ (l1, r1)``) is ``unsat`` of ``l1 ≠ r1`` given ``∀ symbols of the premise:
+    l0 = r0`` (a quantified hypothesis about σ) and each claim the step uses (``premises``, each for all its
+    values), together with ground instances of the premise (at the step's own point, and at the rule's
+    mapping): each instance follows from the hypothesis, so they only help Z3 find the proof.
+
+    >>> import sympy as sp
+    >>> from derive import rules, sigma as s
+    >>> a, b, z = sp.symbols("a b z", real=True)
+    >>> step((s(a) * b, s(b) * a), (s(z), s(1) * z), rules.instantiate({a: z, b: 1}), equations=True).result
+    'agrees'
+    >>> step((a + b, b + a), (z, 2 * z), rules.instantiate({a: z, b: 0}), equations=True).result
+    'disagrees'
+    """
+    assume, premises = tuple(assume), tuple(premises)
+
+    def run():
+        if equations:
+            return _implication(prev, nxt, rule, assume, premises)
+        if rule.name == "substitute":
+            return _substitution(prev, nxt, _mapping_of(rule), assume)
+        return _identity(prev, nxt, assume)
+
+    return _timed("proved", run)
+
+
+def _substitution(prev, nxt, mapping, assume):
+    if not mapping:
+        raise Outside("a substitution whose mapping is not known")
+    t = Translator(complex_mode=complex_inputs(prev, nxt, *assume), defer=True)
+    _, right = _entries(t, nxt)
+    t.bind(mapping)
+    _, left = _entries(t, prev)
+    if len(left) != len(right):
+        raise _Disagrees("the two sides have different shapes")
+    facts = t.domain + t.side + t.defined + [t.boolean(c) for c in assume]
+    goals = [_nonzero(_difference(a, b)) for a, b in zip(left, right)]
+    if any(r == z3.sat for r in _queries(t, facts, goals, t.inverses)):
+        raise _Disagrees("the substituted expression differs from the next one")
+    return "unsat of prev[mapping] ≠ next"
+
+
+def _forall(goal_t, lhs, rhs, assume, prefix) -> str:
+    """``∀ symbols: lhs = rhs`` (where defined, within the symbols' domains), σ shared with the goal."""
+    t = Translator(prefix=prefix, share=goal_t)
+    symbols = set(sp.sympify(lhs).free_symbols) | set(sp.sympify(rhs).free_symbols)
+    equal = _and(_is_zero(c) for c in _components(t, lhs, rhs))
+    local = [c for c in assume if c.free_symbols <= symbols]  # conditions on other symbols would be vacuous
+    guards = t.domain + t.side + t.defined + [t.boolean(c) for c in local]
+    body = f"(=> {_and(guards)} {equal})" if guards else equal
+    if not t.created:
+        return body
+    return "(forall (" + " ".join(f"({v} Real)" for v in t.created) + f") {body})"
+
+
+def _instance(t, lhs, rhs, mapping, facts) -> str:
+    """The premise at ``mapping`` in the goal's own constants: a consequence of the quantified premise.
+
+    Its definedness and the domains of the mapped values are its guard, never asserted: an instance at a point
+    where it is undefined says nothing. Definitions of fresh constants are asserted (they are always satisfiable).
+    """
+    start = (len(t.domain), len(t.side), len(t.defined))
+    t.bind(mapping)
+    try:
+        equal = _and(_is_zero(c) for c in _components(t, lhs, rhs))
+        guard = t.defined[start[2]:] + [f for k in mapping if isinstance(k, sp.Symbol)
+                                        for f in t.domain_of(k, t.scalar(k)[0])]
+    finally:
+        facts += t.domain[start[0]:] + t.side[start[1]:]
+        del t.defined[start[2]:]
+        t.unbind()
+    return f"(=> {_and(guard)} {equal})" if guard else equal
+
+
+def _implication(prev, nxt, rule, assume, premises):
+    if size_symbols(*prev, *nxt) or complex_inputs(*prev, *nxt):
+        raise Outside("an implication between statements about complex or symbolic-size quantities")
+    t = Translator()
+    goals = [_nonzero(c) for c in _components(t, nxt[0], nxt[1])]
+    facts = t.domain + t.side + t.defined + [t.boolean(c) for c in assume]
+    hypotheses = [_forall(t, prev[0], prev[1], assume, "h.")]
+    for k, (lhs, rhs, their_assume) in enumerate(premises):  # claims the step uses, each for all its values
+        if size_symbols(lhs, rhs) or complex_inputs(lhs, rhs):
+            raise Outside("a step resting on a claim about complex or symbolic-size quantities")
+        hypotheses.append(_forall(t, lhs, rhs, their_assume, f"u{k}."))
+    for mapping in ({}, _mapping_of(rule)):
+        hypotheses.append(_instance(t, prev[0], prev[1], mapping, facts))
+    if any(r == z3.sat for r in _queries(t, facts + hypotheses, goals)):
+        raise _Disagrees("Z3 finds a σ and values at which the premises hold and the conclusion does not")
+    return "unsat of the conclusion's negation, given the premise for all values"
+
+
+def combine(opinions) -> Opinion | None:
+    """One opinion of a chain from those of its steps: agrees when every step does; else the first that does not."""
+    opinions = [o for o in opinions if o is not None]
+    if not opinions:
+        return None
+    seconds = sum(o.seconds for o in opinions)
+    for result in ("disagrees", "unknown", "outside fragment"):
+        for k, o in enumerate(opinions, 1):
+            if o.result == result:
+                return Opinion(result, f"step {k}: {o.why}", seconds, "proved")
+    sized = sorted({o.why for o in opinions if o.why.startswith("for ")})
+    why = f"every step ({len(opinions)})" + (f", {sized[0]}" if sized else "")
+    return Opinion("agrees", why, seconds, "proved")

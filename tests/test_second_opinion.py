@@ -1,0 +1,152 @@
+"""The second opinion (Z3): why it exists, and that it never agrees with a false claim.
+
+The first tests break one of the kernel's strategies on purpose and show that the false proof it produces is
+caught: the second opinion disagrees, and the claim raises ``SoundnessError``.
+"""
+import sympy as sp
+import pytest
+
+import derive
+from derive import rules, second, strategies
+from derive.claims import SoundnessError
+from derive.second import review
+from derive.second.translate import Outside, Translator
+
+a, b, c = sp.symbols("a b c", real=True)
+alpha = sp.Symbol("alpha", positive=True)
+s = derive.sigma
+
+
+# -- a broken kernel is caught ------------------------------------------------------------------------------
+def test_a_sign_split_that_skips_cases_gives_a_false_proof_that_is_caught(monkeypatch):
+    def positive_case_only(expr, variables):  # the bug: only the case "every argument positive" is tried
+        positives = [sp.Dummy(f"p{k}", positive=True) for k in range(len(variables))]
+        return sp.expand(expr.xreplace(dict(zip(variables, positives)))) == 0
+
+    monkeypatch.setattr(strategies, "_all_cases_zero", positive_case_only)
+    assert strategies.sign_split(sp.Max(0, a) - a) is not None  # the kernel alone now "proves" max(0, a) = a
+    claim = derive.claim("broken.sign_split", sp.Max(0, a), a)
+    with pytest.raises(SoundnessError, match="disagrees"):
+        claim.prove(["sign-split"])
+    assert claim.second_opinion.result == "disagrees"
+
+
+def test_an_expand_that_drops_a_term_gives_a_false_proof_that_is_caught(monkeypatch):
+    real_expand = sp.expand
+
+    def dropping(expr):  # the bug: the last term of the expanded sum is lost
+        terms = sp.Add.make_args(real_expand(expr))
+        return "expand" if sp.Add(*terms[:-1]) == 0 else None
+
+    monkeypatch.setattr(strategies, "expand", dropping)
+    monkeypatch.setitem(strategies.STRATEGIES, "expand", dropping)
+    claim = derive.claim("broken.expand", (a + b) ** 2, a**2 + 2 * a * b)
+    with pytest.raises(SoundnessError, match="disagrees"):
+        claim.prove(["expand"])
+
+
+def test_a_false_chain_step_is_caught(monkeypatch):
+    broken = rules.Rule("expand", r"\text{expand}", lambda p, n: "expand")  # the bug: every step holds
+    ch = derive.chain("broken.chain", (a + b) ** 2, expect=None)
+    with pytest.raises(SoundnessError, match="step 1"):
+        ch.step(a**2 + b**2, broken)
+
+
+def test_a_wrong_witness_is_caught(monkeypatch):
+    from derive import witness
+
+    real = witness._certify_at
+
+    def lying(comps, w, denominators=()):  # the bug: a point where both sides agree is certified as a counterexample
+        found = real([(None, sp.Integer(1))], w)
+        return witness.Found(dict(w), found.component, found.residual, found.certificate)
+
+    monkeypatch.setattr(witness, "_certify_at", lying)
+    claim = derive.claim("broken.witness", sp.Max(0, a) * b, sp.Max(0, b) * a)
+    with pytest.raises(SoundnessError, match="residual at the witness is zero"):
+        claim.refute({a: 1, b: 1})
+
+
+# -- a true kernel gets agreement ---------------------------------------------------------------------------
+def test_proofs_refutations_and_chains_get_agreement():
+    relu = derive.activation("relu")
+    p = derive.claim("ok.relu_scaling", relu(alpha * a), alpha * relu(a)).prove()
+    r = derive.claim("ok.relu_exchange", relu(a) * b, relu(b) * a).refute()
+    ch = derive.chain("ok.lemma", (s(a) * b, s(b) * a))
+    ch.step((s(a), s(1) * a), rules.instantiate({b: 1}))
+    for statement in (p, r, ch):
+        assert statement.record()["second_opinion"]["result"] == "agrees", statement.record()["second_opinion"]
+    assert "seconds" not in p.record()["second_opinion"] and "seconds" in p.record(timings=True)["second_opinion"]
+
+
+def test_every_size_claims_agree_only_up_to_a_size():
+    d, m = sp.symbols("d m", integer=True, positive=True)
+    K, x = sp.MatrixSymbol("K", m, d), sp.MatrixSymbol("x", 1, d)
+    op = review.identity((x * K.T).T, K * x.T)
+    assert op.result == "agrees" and op.why == f"for d, m ≤ {review.MAX_SIZE}"
+    assert review.identity(x * K.T * K, x * K.T * K * 2).result == "disagrees"
+
+
+def test_outside_the_fragment_says_why():
+    for expr, why in [(sp.erf(a), "erf"), (sp.exp(a), "exp"), (sp.pi * a, "pi"), (sp.Float(0.5) * a, "non-rational"),
+                      (sp.sqrt(a), "exponent 1/2"), (sp.Symbol("k", prime=True), "assumed")]:
+        op = review.identity(expr + b, b + expr + c)
+        assert op.result == "outside fragment" and why in op.why, (expr, op)
+
+
+def test_the_summary_line_and_the_badge():
+    records = [{"second_opinion": {"result": "agrees", "why": ""}}, {"second_opinion": None},
+               {"second_opinion": {"result": "outside fragment", "why": "a transcendental function (erf)"}}]
+    assert second.summary_line(records).endswith("1 agrees, 1 outside fragment, 1 not re-checked")
+    from derive import render
+
+    assert render.second_badge(records[2]) == " · Z3: outside the fragment — a transcendental function (erf)"
+
+
+def test_it_can_be_turned_off(monkeypatch):
+    monkeypatch.setenv("DERIVE_SECOND_OPINION", "0")
+    assert derive.claim("off.square", (a + b) ** 2, a**2 + 2 * a * b + b**2).prove().record()["second_opinion"] is None
+
+
+# -- adversarial: a false claim never gets "agrees" ---------------------------------------------------------
+FALSE = [
+    (sp.Max(0, a), a, ()),
+    (sp.Abs(a), a, ()),
+    (sp.Min(a, b), a, ()),
+    (sp.sign(a) * a, sp.Abs(a) + 1, ()),
+    (sp.Heaviside(a), sp.Heaviside(a, 1), ()),  # they differ only at a = 0
+    (a / (b + 1), a / b, ()),
+    (sp.Max(0, alpha * a), alpha * sp.Max(0, -a), ()),
+    (sp.Piecewise((a, a > 0), (0, True)), sp.Max(0, a) + sp.Rational(1, 10**9), ()),
+    (s(a) * b, s(b) * a, ()),
+    (s(a + b), s(b) + s(a), ()),
+    (a * b, b * a + 1, (sp.Gt(a, 0),)),
+    (sp.Symbol("n", integer=True) ** 2, sp.Symbol("n", integer=True), ()),
+    (sp.Rational(1, 3), sp.Rational(333333, 10**6), ()),
+    (sp.sqrt(2) * sp.sqrt(2), 2 + sp.Rational(1, 10**12), ()),
+    (sp.Matrix([[a, b]]), sp.Matrix([[a, a]]), ()),
+]
+
+
+@pytest.mark.parametrize("lhs,rhs,assume", FALSE)
+def test_false_claims_never_agree(lhs, rhs, assume):
+    assert review.identity(lhs, rhs, assume).result != "agrees"
+
+
+def test_a_complex_symbol_is_two_reals():
+    w = sp.Symbol("w")  # no real=True: complex
+    assert review.identity(w * w, w**2).result == "agrees"
+    assert review.identity(w * sp.conjugate(w), sp.Abs(w) ** 2).result == "outside fragment"
+    t = Translator(complex_mode=True)
+    assert t.scalar(w)[1] is not None
+
+
+def test_a_division_is_read_where_it_is_defined_and_never_inside_a_branch():
+    assert review.identity(a * b / b, a).result == "agrees"
+    with pytest.raises(Outside, match="Piecewise"):
+        Translator().scalar(sp.Piecewise((1 / a, a > 0), (0, True)))
+
+
+def test_a_refutation_at_a_witness_outside_the_domain_disagrees():
+    op = review.refutation(alpha * a, a, (), {alpha: -1, a: 1})
+    assert op.result == "disagrees" and "domain" in op.why
