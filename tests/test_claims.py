@@ -450,8 +450,9 @@ def test_mimebundle_carries_the_record_without_timings():
     data, meta = cl._repr_mimebundle_()
     assert data[MIME] == cl.record()
     assert "seconds" not in data[MIME]
-    assert data["text/plain"] == "[proved] demo.mime: by expand"
-    assert "demo.mime" in data["text/markdown"] and "derive-proved" in data["text/markdown"]
+    assert data["text/plain"].splitlines()[0] == "[proved] demo.mime: by expand"
+    assert "demo.mime" in data["text/html"] and "derive-proved" in data["text/html"]
+    assert data["text/latex"].startswith("$$")
     assert "seconds" in meta[MIME]
 
 

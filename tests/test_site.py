@@ -14,11 +14,14 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from derive.classification import MIME as CLASSIFICATION_MIME
 from derive.cli import main
+from derive.render import TABLE_MIME
 from derive.runner import find_notebooks
 from derive.site import MARKER, build, claim_graph, pages, runs_from_files
 from derive.site.draw import layers, svg
 from derive.site.vendor import find_mathjax
+from derive.tables import SUITE_MIME
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -224,6 +227,19 @@ def tiny_site(tmp_path_factory, mathjax):
     return here / "site", {"01_tiny": here / "build" / "notebooks" / "01_tiny.ipynb"}
 
 
+SHOWN_TEXT = """() => {
+  const skip = new Set(["PRE", "CODE", "SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER", "SVG"]);
+  const left = [];
+  const walk = (node) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === 3) { if (child.textContent.trim()) left.push(child.textContent); }
+      else if (child.nodeType === 1 && !skip.has(child.tagName.toUpperCase())) walk(child);
+    }
+  };
+  walk(document.body);
+  return left;
+}"""
+
 VISIBLE_TEXT = """() => {
   const skip = new Set(["PRE", "CODE", "SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER", "MJX-ASSISTIVE-MML"]);
   const left = [];
@@ -236,6 +252,80 @@ VISIBLE_TEXT = """() => {
   walk(document.body);
   return left;
 }"""
+
+
+TABLES = """() => [...document.querySelectorAll('table')].filter(t => !t.closest('svg')).map(t => ({
+  kind: t.getAttribute('data-derive-table'),
+  head: [...t.querySelectorAll(':scope > thead > tr > th')].map(th => th.textContent.trim()),
+  rows: [...t.querySelectorAll(':scope > tbody > tr')].map(tr => ({
+    attrs: Object.fromEntries([...tr.attributes].map(a => [a.name, a.value])),
+    cells: [...tr.children].map(td => td.textContent.trim()),
+    marks: [...tr.querySelectorAll('a.derive-mark')].map(a => a.getAttribute('data-id')),
+  })),
+}))"""
+
+# text the reader sees that is Markdown nobody rendered: a table's rule or row, or a heading's hashes
+RAW_MARKDOWN = re.compile(r"\|\s*:?-{3,}|^\s*\|[^|\n]*\|[^|\n]*\|.*$|^#{1,6} ", re.M)
+
+
+def verdict_of(cell: str) -> str:
+    """The verdict a table cell opens with (its badge: a symbol, then the verdict)."""
+    m = re.match(r"\S+\s+(proved|refuted|checked|unproven)", cell)
+    return m.group(1) if m else cell
+
+
+def derive_tables(nb) -> list[tuple[str, dict]]:
+    """The tables derive renders in a notebook's outputs, in order, with the data each was rendered from."""
+    found = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if "text/html" not in data:
+                continue
+            for mime, kind in ((TABLE_MIME, "claims"), (CLASSIFICATION_MIME, "classification"), (SUITE_MIME, "suite")):
+                if mime in data:
+                    found.append((kind, data[mime]))
+    return found
+
+
+def check_tables(name: str, shown: list[dict], nb) -> None:
+    """Every table of a page has as many cells in each row as headings; derive's tables match their data."""
+    for table in shown:
+        assert table["head"], f"{name}: a table without headings"
+        for row in table["rows"]:
+            assert len(row["cells"]) == len(table["head"]), f"{name}: a row of {len(row['cells'])} cells under " \
+                f"{len(table['head'])} headings: {row['cells'][:3]}"
+    ours = [t for t in shown if t["kind"]]
+    expected = derive_tables(nb)
+    assert [t["kind"] for t in ours] == [kind for kind, _ in expected], name
+    for table, (kind, data) in zip(ours, expected):
+        rows = table["rows"]
+        if kind == "claims":
+            records = data["claims"]
+            assert table["head"] == ["claim", "verdict", "how", "uses"], name
+            assert [r["attrs"]["data-id"] for r in rows] == [c["id"] for c in records], name
+            for row, c in zip(rows, records):
+                assert row["cells"][0] == c["id"], name
+                assert verdict_of(row["cells"][1]) == c["verdict"], f"{name}: {c['id']}"
+                assert row["cells"][3] == (", ".join(c["uses"]) or "—"), f"{name}: {c['id']}"
+        elif kind == "classification" and table["head"][0].startswith("symmetry"):  # one activation
+            (want,) = data["rows"]
+            assert [r["attrs"]["data-symmetry"] for r in rows] == data["symmetries"], name
+            assert [verdict_of(r["cells"][1]) for r in rows] == [want["verdicts"][k] for k in data["symmetries"]], name
+        elif kind == "classification":  # the atlas: one row per activation, its label first
+            symmetries = data["symmetries"]
+            assert len(rows) == len(data["rows"]), name
+            for row, want in zip(rows, data["rows"]):
+                verdict_cells = row["cells"][-len(symmetries):]
+                assert [verdict_of(c) for c in verdict_cells] == [want["verdicts"][k] for k in symmetries], \
+                    f"{name}: {want['label']}"
+                assert row["cells"][0] == want["label"], name
+        else:
+            by_notebook = {}
+            for notebook, ident, verdict in data["rows"]:
+                by_notebook.setdefault(notebook, []).append(ident)
+            assert [r["attrs"]["data-notebook"] for r in rows] == list(by_notebook), name
+            assert [r["marks"] for r in rows] == list(by_notebook.values()), name
 
 
 def open_page(browser, url: str) -> dict:
@@ -259,6 +349,8 @@ def open_page(browser, url: str) -> dict:
       links: [...document.querySelectorAll('a[href]')].map(a => new URL(a.getAttribute('href'), document.baseURI).href),
     })""")
     found["untypeset"] = page.evaluate(VISIBLE_TEXT)
+    found["tables"] = page.evaluate(TABLES)
+    found["raw_markdown"] = [t for t in page.evaluate(SHOWN_TEXT) if RAW_MARKDOWN.search(t)]
     found["problems"] = problems
     found["page"] = page
     return found
@@ -276,11 +368,14 @@ def check_site(browser, site: Path, sources: dict) -> dict:
         assert got["problems"] == [], name
         assert got["errors"] == [], f"{name}: MathJax errors"
         assert got["untypeset"] == [], f"{name}: math left untypeset"
+        assert got["raw_markdown"] == [], f"{name}: Markdown shown as text"
         assert got["fonts"] == [], f"{name}: fonts that failed to load"
         assert all(ok for _, ok in got["images"]), f"{name}: images that did not load {got['images']}"
     for stem, source in sources.items():
         name = pages.page_name(stem)
-        assert seen[name]["math"] == expected_math(nbformat.read(source, as_version=4)), name
+        nb = nbformat.read(source, as_version=4)
+        assert seen[name]["math"] == expected_math(nb), name
+        check_tables(name, seen[name]["tables"], nb)
     for name, got in seen.items():
         for link in got["links"]:
             url, fragment = urldefrag(link)

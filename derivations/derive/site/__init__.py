@@ -176,7 +176,7 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
                      "derive": {"nav": top, "nav_bottom": bottom}}
         body, _ = exp.from_notebook_node(ready, resources=resources)
         target = tmp / pages.page_name(r.name)
-        target.write_text(pages.relink(body, stems), encoding="utf-8")
+        target.write_text(pages.relink(body, stems, href), encoding="utf-8")
         written.append(target)
     env = Environment(loader=FileSystemLoader(str(pages.TEMPLATES)), autoescape=True)
     env.filters["wbr"] = _breakable

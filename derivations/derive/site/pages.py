@@ -93,12 +93,23 @@ def has_table(nb) -> bool:
 _NB_LINK = re.compile(r'href="(?:\./)?([^"/#]+)\.ipynb(#[^"]*)?"')
 
 
-def relink(body: str, stems) -> str:
-    """Links between notebooks (``href="02_x.ipynb#y"``) turned into links between their pages."""
+def relink(body: str, stems, claim_href=None) -> str:
+    """Links between notebooks (``href="02_x.ipynb#y"``) turned into links between their pages.
+
+    A link to a claim (``#claim-<id>``) goes where ``claim_href(id)`` says (the claim's anchor, or the claim
+    table of its page when it has no output of its own), when that gives one.
+    """
     stems = set(stems)
 
     def page(m):
-        return f'href="{page_name(m.group(1))}{m.group(2) or ""}"' if m.group(1) in stems else m.group(0)
+        if m.group(1) not in stems:
+            return m.group(0)
+        fragment = m.group(2) or ""
+        if claim_href is not None and fragment.startswith("#claim-"):
+            target = claim_href(html.unescape(fragment[len("#claim-"):]))
+            if target:
+                return f'href="{html.escape(target)}"'
+        return f'href="{page_name(m.group(1))}{fragment}"'
 
     return _NB_LINK.sub(page, body)
 
