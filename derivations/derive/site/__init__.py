@@ -16,6 +16,7 @@ import html
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 from markupsafe import Markup
@@ -23,7 +24,7 @@ from markupsafe import Markup
 from .. import paper, render
 from ..runner import NotebookRun, claims_of
 from ..verdict import Verdict
-from . import blueprint, pages, search_index, vendor
+from . import blueprint, book, pages, search_index, vendor
 from .graph import STATUSES, ClaimGraph, claim_graph
 
 __all__ = ["MARKER", "TITLE", "build", "check_target", "runs_from_files", "claim_graph", "ClaimGraph", "page_title",
@@ -137,13 +138,14 @@ def _nav(entries, k: int) -> tuple[str, str]:
     return NAV, f'<nav class="derive-pager" aria-label="pages">{prev}{nxt}</nav>'
 
 
-def build(runs, out: str | os.PathLike = "site", *, mathjax=None, title: str = TITLE) -> list[Path]:
+def build(runs, out: str | os.PathLike = "site", *, mathjax=None, title: str = TITLE, pdf: bool = True) -> list[Path]:
     """Write the site for the executed notebooks of ``runs``; return the pages written, the index first.
 
     ``runs`` are :class:`derive.runner.NotebookRun` (from :func:`derive.runner.run_all` with an output folder,
     or :func:`runs_from_files`); ``mathjax`` is the folder of the npm package ``mathjax@3`` (default: found by
     :func:`derive.site.vendor.find_mathjax`). The folder ``out`` is replaced whole, only if it holds a
-    previous build (or does not exist).
+    previous build (or does not exist). With ``pdf`` the notebook pages are also printed, in reading order,
+    to ``derive.pdf`` by headless Chromium; without Chromium one line says the PDF was skipped.
     """
     import nbformat
 
@@ -170,7 +172,12 @@ def build(runs, out: str | os.PathLike = "site", *, mathjax=None, title: str = T
     if tmp.exists():
         shutil.rmtree(tmp)
     try:
-        written = _write(tmp, runs, notebooks, graph, href, title, mathjax)
+        written = _write(tmp, runs, notebooks, graph, href, title, mathjax, pdf and book.chromium() is not None)
+        if pdf:
+            done, why = book.write_pdf(tmp, written, title)
+            if done is None:
+                print(f"site: skipped {book.PDF}: {why}", file=sys.stderr)
+                _unlink_pdf(tmp)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -180,7 +187,14 @@ def build(runs, out: str | os.PathLike = "site", *, mathjax=None, title: str = T
     return [out / "index.html"] + [out / p.name for p in written]
 
 
-def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, mathjax: Path) -> list[Path]:
+def _unlink_pdf(tmp: Path) -> None:
+    """After a failed print, the index no longer links to the PDF."""
+    index = tmp / "index.html"
+    text = index.read_text(encoding="utf-8")
+    index.write_text(re.sub(r'<span class="derive-pdf">.*?</span>', "", text, flags=re.S), encoding="utf-8")
+
+
+def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, mathjax: Path, pdf: bool) -> list[Path]:
     """Every file of the site into the new folder ``tmp``; the notebook pages written, in reading order."""
     from jinja2 import Environment, FileSystemLoader
 
@@ -208,6 +222,7 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
     env.filters["wbr"] = _breakable
     env.filters["pieces"] = statement_pieces
     context = _index_context(runs, notebooks, graph, entries, href, title)
+    context["pdf"] = pdf
     for row in context["claims"]:
         search.add_claim(row["href"], row["id"], row["title"], row["statement"], row["verdict"], row["how"])
     for name in ("index.html", "claims.html"):
