@@ -355,7 +355,8 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
     if cycles:
         problems.append("claims that use each other in a circle: " + ", ".join(cycles))
     bp = blueprint.blueprint(graph)
-    svg = blueprint.dot_svg(blueprint.blueprint_dot(bp, lambda item: f"claims.html#item-{item}"), "blueprint")
+    svg = blueprint.dot_svg(blueprint.blueprint_dot(
+        bp, lambda item: f"claims.html#item-{item}" if bp.items[item].claims else None), "blueprint")
     paper_steps = []
     for step in paper.STEPS:
         page = next((s for s in steps if paper.step_of_notebook(s["href"][:-5]) == step), None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import threading
 from pathlib import Path
 
 __all__ = ["PDF", "chromium", "book_html", "write_pdf"]
@@ -57,6 +58,18 @@ def write_pdf(site: Path, pages: list[Path], title: str, timeout: float = 180) -
     source = Path(site).resolve() / ".book.html"
     source.write_text(book_html(site, pages, title), encoding="utf-8")
     target = Path(site).resolve() / PDF
+    # in a thread of its own: playwright's sync API refuses to start inside a running event loop (or another one)
+    outcome: list[str] = []
+    worker = threading.Thread(target=lambda: outcome.append(_print(exe, source, target, timeout, sync_playwright)))
+    worker.start()
+    worker.join()
+    source.unlink(missing_ok=True)
+    why = outcome[0] if outcome else "the printing thread stopped"
+    return (target, "") if not why else (None, why)
+
+
+def _print(exe: str, source: Path, target: Path, timeout: float, sync_playwright) -> str:
+    """Print ``source`` to ``target``; return "" when done, else why not."""
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox", "--disable-gpu",
@@ -77,7 +90,5 @@ def write_pdf(site: Path, pages: list[Path], title: str, timeout: float = 180) -
             finally:
                 browser.close()
     except Exception as exc:  # a browser that cannot start must not fail the build
-        return None, f"Chromium could not print ({type(exc).__name__}: {str(exc).splitlines()[0][:120]})"
-    finally:
-        source.unlink(missing_ok=True)
-    return target, ""
+        return f"Chromium could not print ({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]})"
+    return ""

@@ -78,20 +78,23 @@ document.querySelectorAll(".derive-step-summary").forEach(function (summary) {
 
 // What is wider than its box scrolls, and says so: display equations, claim statements, graphs.
 function deriveMarkScrolls() {
-  var boxes = document.querySelectorAll('mjx-container[display="true"], .cc-piece, .derive-scroll');
+  var boxes = document.querySelectorAll('mjx-container[display="true"], .cc-piece, .derive-scroll, .jp-OutputArea-output');
   boxes.forEach(function (el) {
     var wide = el.scrollWidth > el.clientWidth + 1;
     el.classList.toggle("derive-scrolls", wide);
     if (wide) el.setAttribute("title", "wider than the page: scroll sideways");
   });
+  // inline math wider than the line it sits in becomes a box of its own that scrolls
+  document.querySelectorAll('mjx-container:not([display="true"])').forEach(function (el) {
+    var room = el.parentElement ? el.parentElement.clientWidth : 0;
+    if (room && el.getBoundingClientRect().width > room + 1) el.classList.add("derive-scrolls", "derive-scrolls-inline");
+  });
 }
-if (window.MathJax && MathJax.startup) {
-  var wait = function () {
-    if (MathJax.startup.promise) MathJax.startup.promise.then(deriveMarkScrolls);
-    else setTimeout(wait, 50);
-  };
-  window.addEventListener("load", wait);
-}
+(function wait() {  // once now, and again when MathJax has typeset the page
+  deriveMarkScrolls();
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(deriveMarkScrolls);
+  else setTimeout(wait, 50);
+})();
 window.addEventListener("resize", deriveMarkScrolls);
 
 // On a narrow screen the contents start folded, above the text.
