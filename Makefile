@@ -7,9 +7,11 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 # V=1 lists every claim, one line each (default: one line per notebook, then the summary)
 VERBOSE := $(if $(V),--verbose)
-# the site's browser-side assets: MathJax 3 from npm (copied into site/), Debian's chromium for its test
+# the site's assets: MathJax 3 from npm (copied into site/), Debian's graphviz (dot lays out the blueprint) and
+# chromium (prints site/derive.pdf, and runs the site's test)
 MATHJAX  := build/vendor/node_modules/mathjax/es5/tex-chtml-full.js
 CHROMIUM := /usr/bin/chromium
+DOT      := /usr/bin/dot
 LAB      := $(VENV)/.lab-installed
 ROOT     := $(filter 0,$(shell id -u))
 SUDO     := $(if $(ROOT),,sudo)
@@ -26,7 +28,7 @@ $(STAMP): pyproject.toml
 
 # the main job: re-run every notebook, print the verdicts (failing on any unexpected one, failed notebook or
 # claim not run), and write site/ from that same run, never from a failed one
-site: $(STAMP) $(MATHJAX)
+site: $(STAMP) $(MATHJAX) $(DOT) $(CHROMIUM)
 	$(BIN)/derive build --jobs $(JOBS) $(VERBOSE)
 
 # the verification alone, without the site
@@ -40,7 +42,11 @@ $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null
 
-test: $(STAMP) $(MATHJAX) $(CHROMIUM)
+$(DOT):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq graphviz >/dev/null
+
+test: $(STAMP) $(MATHJAX) $(CHROMIUM) $(DOT)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --nbval --nbval-current-env \
 		--doctest-modules derivations/derive tests notebooks
 

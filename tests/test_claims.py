@@ -458,7 +458,7 @@ def test_statement_tex():
     # a given statement is only a caption: the equation shown is the one checked, printed from lhs and rhs
     lie = claim("demo.lie", a, a, statement="1 = 2").prove().record()
     assert (lie["checked"], lie["statement"], lie["caption"]) == ("a = a", "a = a", "1 = 2")
-    assert "$$\na = a\n$$" in claim("demo.lie", a, a, statement="1 = 2").prove()._repr_mimebundle_()[0]["text/markdown"]
+    assert "$$ a = a $$" in claim("demo.lie", a, a, statement="1 = 2").prove()._repr_mimebundle_()[0]["text/html"]
     assert (lie["scope"], lie["paper"]) == ("", [])
     assert claim("demo.paper", a, a, paper="5.3").record()["paper"] == ["5.3"]
 
@@ -468,8 +468,9 @@ def test_mimebundle_carries_the_record_without_timings():
     data, meta = cl._repr_mimebundle_()
     assert data[MIME] == cl.record()
     assert "seconds" not in data[MIME]
-    assert data["text/plain"] == "[proved] demo.mime: by expand"
-    assert "demo.mime" in data["text/markdown"] and "derive-proved" in data["text/markdown"]
+    assert data["text/plain"].splitlines()[0] == "[proved] demo.mime: by expand"
+    assert "demo.mime" in data["text/html"] and "derive-proved" in data["text/html"]
+    assert data["text/latex"].startswith("$$")
     assert "seconds" in meta[MIME]
 
 

@@ -159,8 +159,9 @@ def test_expectations():
 def test_rendering_is_deterministic_and_readable():
     result = classify("relu")
     data, _ = result._repr_mimebundle_()
-    assert "✔ proved" in data["text/markdown"] and "✘ refuted" in data["text/markdown"]
-    assert "0x" not in data["text/markdown"] and "0x" not in data["text/plain"]
+    assert "✔ proved" in data["text/html"] and "✘ refuted" in data["text/html"]
+    assert "0x" not in data["text/html"] and "0x" not in data["text/plain"]
+    assert "|" not in data["text/html"].replace(r"\left|", "").replace(r"\right|", "")
     assert data == classify("relu")._repr_mimebundle_()[0]
     text = str(result)
     assert "family: positively homogeneous (c+ = 1, c- = 0)" in text

@@ -1,4 +1,5 @@
 import json
+import re
 
 import nbformat
 import pytest
@@ -67,21 +68,21 @@ def test_how_says_how_each_verdict_was_obtained():
 def test_mimebundle():
     rec = refuted().record()
     data = render.mimebundle(rec, "x = y")
-    assert set(data) == {"text/markdown", "text/plain", MIME}
+    assert set(data) == {"text/html", "text/latex", "text/plain", MIME}
     assert data[MIME] is rec
-    assert data["text/plain"] == "[refuted] demo.refuted: refuted at a = 1, b = -1: exact residual -1"
-    md = data["text/markdown"]
-    assert "**`demo.refuted`** — R &lt; S" in md
-    assert "$$\nx = y\n$$" in md
-    assert "as expected" in md
+    assert data["text/plain"] == "[refuted] demo.refuted: refuted at a = 1, b = -1: exact residual -1\n    x = y"
+    page = data["text/html"]
+    assert "<strong><code>demo.refuted</code></strong> — R &lt; S" in page
+    assert "$$ x = y $$" in page and data["text/latex"] == "$$ x = y $$"
+    assert "as expected" in page
 
 
 def test_mimebundle_flags_an_unexpected_verdict_and_lists_uses_and_assumptions():
     cl = claim("demo.flag", RELU(a) * b, RELU(b) * a, expect="refuted", uses=["demo.base"], assume=[a > 0])
-    md = render.mimebundle(cl.record(), "s")["text/markdown"]
-    assert "**expected refuted**" in md
-    assert "uses `demo.base`" in md
-    assert r"\text{for } a, b \in \mathbb{R},\ a > 0" in md  # the scope, read off the symbols and assume
+    page = render.mimebundle(cl.record(), "s")["text/html"]
+    assert "<strong>expected refuted</strong>" in page
+    assert "uses <code>demo.base</code>" in page
+    assert r"\text{for } a, b \in \mathbb{R},\ a &gt; 0" in page  # the scope, read off the symbols and assume
 
 
 @pytest.mark.parametrize("make", [proved, refuted])
@@ -113,28 +114,30 @@ def test_claim_table_rendering_has_no_timings_in_its_data():
     assert all("seconds" not in r for r in data[TABLE_MIME]["claims"])
     assert "seconds" not in json.dumps(data)
     assert set(meta[TABLE_MIME]["seconds"]) == {"demo.proved", "demo.refuted"}
-    assert data["text/markdown"].startswith("**2 claims**: 1 proved, 1 refuted; every verdict as expected")
+    assert "<strong>2 claims</strong>: 1 proved, 1 refuted; every verdict as expected" in data["text/html"]
     assert data["text/plain"] == "   proved  demo.proved\n  refuted  demo.refuted"
 
 
 def test_claim_table_names_unexpected_verdicts():
     claim("demo.bad", RELU(a), a, expect="refuted").prove()
     data, _ = derive.claim_table()._repr_mimebundle_()
-    assert "**unexpected: demo.bad**" in data["text/markdown"]
+    assert "<strong>unexpected: demo.bad</strong>" in data["text/html"]
 
 
-def test_table_markdown_escapes_pipes():
+def test_table_html_keeps_pipes_inside_cells_and_folds_witnesses():
     rec = {**proved().record(), "detail": "a | b"}
-    table = render.table_markdown([rec])
-    assert table.splitlines()[:2] == ["| claim | verdict | how | uses |", "|---|---|---|---|"]
-    assert "by a \\| b" in table
-    assert "`demo.base`" in table
+    table = render.table_html([rec, refuted().record()])
+    assert re.findall(r"<th[^>]*>(\w+)</th>", table) == ["claim", "verdict", "how", "uses"]
+    assert "by a | b" in table and table.count("<tr data-id=") == 2
+    assert "<code>demo.base</code>" in table
+    long = {**refuted().record(), "witness": {f"x_{k}": "1" for k in range(30)}}
+    assert "<details" in render.table_html([long]) and "refuted: exact residual -1" in render.table_html([long])
 
 
 def test_empty_claim_table():
     table = derive.claim_table()
     assert len(table) == 0
-    assert table._repr_mimebundle_()[0]["text/markdown"].startswith("**0 claims**")
+    assert "<strong>0 claims</strong>" in table._repr_mimebundle_()[0]["text/html"]
 
 
 def _notebook_with_outputs(records, seconds, table=True):
@@ -170,7 +173,8 @@ def test_suite_table_reads_committed_outputs(tmp_path):
     assert len(table) == 2
     assert [(nb, r["id"]) for nb, r in table.rows] == [("01_first", "demo.proved"), ("02_second", "demo.refuted")]
     data, _ = table._repr_mimebundle_()
-    assert data["text/markdown"].startswith("**2 claims in the suite**: 1 proved, 1 refuted")
+    assert "<strong>2 claims in the suite</strong>: 1 proved, 1 refuted" in data["text/html"]
+    assert data["application/vnd.derive.suite+json"]["rows"][1] == ["02_second", "demo.refuted", "refuted"]
     assert data["text/plain"].splitlines() == ["01_first     proved  demo.proved", "02_second    refuted  demo.refuted"]
 
 

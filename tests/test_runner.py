@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from derive import cli, runner
+from derive import cli, runner, second
 from derive.render import MIME, TABLE_MIME
 
 SETUP = "import derive\na, b = derive.real('a b')\nrelu = derive.activation('relu')"
@@ -135,6 +135,7 @@ def test_check_counts_claims_not_run_and_fails(runs, capsys):
     captured = capsys.readouterr()
     assert captured.out.splitlines() == [
         "6 claims in 2 notebooks: 3 proved, 1 refuted, 1 unproven, 1 not run",
+        f"second opinion ({second.ENGINE}): 4 agrees, 1 not re-checked",
         "unexpected: t.two (01_middle): unproven, expected proved; no strategy reduced lhs - rhs to zero",
         "not run in 01_middle: t.three",
         "failed: 01_middle: ExpectationError: claim t.two: expected proved, got unproven (no strategy reduced lhs - "

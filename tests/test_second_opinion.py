@@ -100,7 +100,8 @@ def test_the_summary_line_and_the_badge():
     assert second.summary_line(records).endswith("1 agrees, 1 outside fragment, 1 not re-checked")
     from derive import render
 
-    assert render.second_badge(records[2]) == " · Z3: outside the fragment — a transcendental function (erf)"
+    assert render.second_badge(records[2]) == ('<span class="derive-second tex2jax_ignore" data-second="outside fragment">'
+                                               "Z3: outside the fragment — a transcendental function (erf)</span>")
 
 
 def test_it_can_be_turned_off(monkeypatch):

@@ -4,6 +4,7 @@ Two sites are built once each: the suite's own notebooks as committed (nbval re-
 test run), and a small notebook run end to end by ``derive build``. Every page must typeset all its math,
 log no error, request nothing outside file://, load every image and resolve every link between pages.
 """
+import html
 import os
 import re
 import shutil
@@ -14,11 +15,15 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from derive.classification import MIME as CLASSIFICATION_MIME
 from derive.cli import main
+from derive.render import TABLE_MIME
 from derive.runner import find_notebooks
-from derive.site import MARKER, build, claim_graph, pages, runs_from_files
-from derive.site.draw import layers, svg
+from derive.site import MARKER, build, claim_graph, pages, runs_from_files, statement_pieces
+from derive import paper
+from derive.site.blueprint import blueprint, blueprint_dot, dot_svg, have_dot, item_status
 from derive.site.vendor import find_mathjax
+from derive.tables import SUITE_MIME
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -82,25 +87,27 @@ def test_claim_graph_rejects_bad_input():
         claim_graph([("01", [rec("a", "maybe")])])
 
 
-def test_layers_put_a_claim_right_of_what_it_uses():
-    g = claim_graph([("01", [rec("a"), rec("b", uses=["a"]), rec("c", uses=["a", "b"]), rec("alone"),
-                             rec("d"), rec("e", uses=["d"])])])
-    groups, isolated = layers(g)
-    assert len(groups) == 2 and isolated == ["alone"]
-    cols = groups[0]
-    column = {n: k for k, col in enumerate(cols) for n in col}
-    assert column["a"] < column["b"] < column["c"]
-    assert [n for n in cols[1] if n.startswith("~")]  # the long edge a -> c passes through column 1
-    assert groups[1] == [["d"], ["e"]]
+def test_blueprint_maps_claims_to_paper_items_and_derives_their_status():
+    g = claim_graph([("05_x", [rec("symmetric.exchange.d2"), rec("gated.exchange.relu", "refuted", ["symmetric.exchange.d2"],
+                                                               expect="refuted"),
+                               rec("gated.exercise.one"), {**rec("kv.memory_sum"), "paper": "2.1"}])])
+    bp = blueprint(g)
+    assert [i.id for i in bp.items.values()][:3] == ["1.1", "2.1", "2.2"] and len(bp.items) == len(paper.ITEMS)
+    assert bp.items["5.1"].status == "fully-proved" and bp.items["5.3"].status == "refuted"
+    assert bp.items["2.1"].claims == ["kv.memory_sum"]  # a claim's own paper= field wins over its prefix
+    assert bp.loose == ["gated.exercise.one"] and bp.edges == [("5.1", "5.3")]
+    assert item_status(["fully-proved", "refuted"], False) == "settled"
+    assert item_status(["fully-proved", "proved"], False) == "proved"
+    assert item_status(["fully-proved"], True) == "unexpected"
 
 
-def test_svg_draws_every_node_and_edge_with_links():
-    g = claim_graph([("01", [rec("a"), rec("b", uses=["a", "gone"])])])
-    text = svg(g, lambda node: None if node.missing else f"01.html#claim-{node.id}")
-    assert text.count('<g class="node ') == 3 and text.count('class="edge') == 2
-    assert 'href="01.html#claim-b"' in text and 'class="node missing"' in text
-    with pytest.raises(TypeError):
-        svg(g, "01.html")
+@pytest.mark.skipif(not have_dot(), reason="Graphviz's dot is not installed")
+def test_blueprint_svg_has_a_linked_node_per_item_and_step_clusters():
+    g = claim_graph([("05_x", [rec("symmetric.exchange.d2"), rec("symmetric.scaling.d2", uses=["symmetric.exchange.d2"])])])
+    text = html.unescape(dot_svg(blueprint_dot(blueprint(g), lambda item: f"claims.html#item-{item}"), "blueprint"))
+    assert text.startswith("<svg class=\"blueprint")
+    assert all(f'id="item-{i.id}"' in text for i in paper.ITEMS)
+    assert 'xlink:href="claims.html#item-5.1"' in text and 'id="step-5"' in text
 
 
 def test_page_name_and_summary():
@@ -184,7 +191,7 @@ def suite_site(tmp_path_factory, mathjax):
         shutil.copytree(ROOT / "notebooks", folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     paths = find_notebooks(folder) if folder.is_dir() else []
     out = here / "site"
-    build(runs_from_files(paths), out, mathjax=mathjax)
+    build(runs_from_files(paths), out, mathjax=mathjax, pdf=False)  # the PDF: printed by the tiny site's build
     return out, {p.stem: p for p in paths}
 
 
@@ -224,6 +231,19 @@ def tiny_site(tmp_path_factory, mathjax):
     return here / "site", {"01_tiny": here / "build" / "notebooks" / "01_tiny.ipynb"}
 
 
+SHOWN_TEXT = """() => {
+  const skip = new Set(["PRE", "CODE", "SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER", "SVG"]);
+  const left = [];
+  const walk = (node) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === 3) { if (child.textContent.trim()) left.push(child.textContent); }
+      else if (child.nodeType === 1 && !skip.has(child.tagName.toUpperCase())) walk(child);
+    }
+  };
+  walk(document.body);
+  return left;
+}"""
+
 VISIBLE_TEXT = """() => {
   const skip = new Set(["PRE", "CODE", "SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER", "MJX-ASSISTIVE-MML"]);
   const left = [];
@@ -238,9 +258,102 @@ VISIBLE_TEXT = """() => {
 }"""
 
 
-def open_page(browser, url: str) -> dict:
-    """Open one page, wait for MathJax, and gather what the checks need."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+TABLES = """() => [...document.querySelectorAll('table')].filter(t => !t.closest('svg')).map(t => ({
+  kind: t.getAttribute('data-derive-table'),
+  head: [...t.querySelectorAll(':scope > thead > tr > th')].map(th => th.textContent.trim()),
+  rows: [...t.querySelectorAll(':scope > tbody > tr')].map(tr => ({
+    attrs: Object.fromEntries([...tr.attributes].map(a => [a.name, a.value])),
+    cells: [...tr.children].map(td => td.textContent.trim()),
+    marks: [...tr.querySelectorAll('a.derive-mark')].map(a => a.getAttribute('data-id')),
+  })),
+}))"""
+
+# text the reader sees that is Markdown nobody rendered: a table's rule or row, or a heading's hashes
+RAW_MARKDOWN = re.compile(r"\|\s*:?-{3,}|^\s*\|[^|\n]*\|[^|\n]*\|.*$|^#{1,6} ", re.M)
+
+
+def verdict_of(cell: str) -> str:
+    """The verdict a table cell opens with (its badge: a symbol, then the verdict)."""
+    m = re.match(r"\S+\s+(proved|refuted|checked|unproven)", cell)
+    return m.group(1) if m else cell
+
+
+def derive_tables(nb) -> list[tuple[str, dict]]:
+    """The tables derive renders in a notebook's outputs, in order, with the data each was rendered from."""
+    found = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if "text/html" not in data:
+                continue
+            for mime, kind in ((TABLE_MIME, "claims"), (CLASSIFICATION_MIME, "classification"), (SUITE_MIME, "suite")):
+                if mime in data:
+                    found.append((kind, data[mime]))
+    return found
+
+
+def check_tables(name: str, shown: list[dict], nb) -> None:
+    """Every table of a page has as many cells in each row as headings; derive's tables match their data."""
+    for table in shown:
+        assert table["head"], f"{name}: a table without headings"
+        for row in table["rows"]:
+            assert len(row["cells"]) == len(table["head"]), f"{name}: a row of {len(row['cells'])} cells under " \
+                f"{len(table['head'])} headings: {row['cells'][:3]}"
+    ours = [t for t in shown if t["kind"]]
+    expected = derive_tables(nb)
+    assert [t["kind"] for t in ours] == [kind for kind, _ in expected], name
+    for table, (kind, data) in zip(ours, expected):
+        rows = table["rows"]
+        if kind == "claims":
+            records = data["claims"]
+            assert table["head"] == ["claim", "verdict", "how", "uses"], name
+            assert [r["attrs"]["data-id"] for r in rows] == [c["id"] for c in records], name
+            for row, c in zip(rows, records):
+                assert row["cells"][0] == c["id"], name
+                assert verdict_of(row["cells"][1]) == c["verdict"], f"{name}: {c['id']}"
+                assert row["cells"][3] == (", ".join(c["uses"]) or "—"), f"{name}: {c['id']}"
+        elif kind == "classification" and table["head"][0].startswith("symmetry"):  # one activation
+            (want,) = data["rows"]
+            assert [r["attrs"]["data-symmetry"] for r in rows] == data["symmetries"], name
+            assert [verdict_of(r["cells"][1]) for r in rows] == [want["verdicts"][k] for k in data["symmetries"]], name
+        elif kind == "classification":  # the atlas: one row per activation, its label first
+            symmetries = data["symmetries"]
+            assert len(rows) == len(data["rows"]), name
+            for row, want in zip(rows, data["rows"]):
+                verdict_cells = row["cells"][-len(symmetries):]
+                assert [verdict_of(c) for c in verdict_cells] == [want["verdicts"][k] for k in symmetries], \
+                    f"{name}: {want['label']}"
+                assert row["cells"][0] == want["label"], name
+        else:
+            by_notebook = {}
+            for notebook, ident, verdict in data["rows"]:
+                by_notebook.setdefault(notebook, []).append(ident)
+            assert [r["attrs"]["data-notebook"] for r in rows] == list(by_notebook), name
+            assert [r["marks"] for r in rows] == list(by_notebook.values()), name
+
+
+LAYOUT = """() => {
+  const wide = (el) => el.scrollWidth > el.clientWidth + 1;
+  const shown = (el) => el.getClientRects().length > 0 && !el.closest('details:not([open])');
+  const boxes = [...document.querySelectorAll('mjx-container[display="true"], .cc-piece, .jp-OutputArea-output, .derive-scroll')];
+  const rows = [...document.querySelectorAll('table.derive-table-claims > tbody > tr')].filter(shown);
+  return {
+    page_overflow: document.documentElement.scrollWidth - window.innerWidth,
+    clipped: boxes.filter(e => shown(e) && wide(e) && !e.classList.contains('derive-scrolls'))
+                  .map(e => e.className + ': ' + e.textContent.slice(0, 50)),
+    verdicts_off_screen: rows.filter(tr => { const td = tr.children[1]; const r = td.getBoundingClientRect();
+                                             return r.width === 0 || r.right > window.innerWidth + 1; }).length,
+    pager_cut: [...document.querySelectorAll('nav.derive-pager a, nav.derive-nav a')].filter(wide).map(a => a.textContent),
+    toc: [...document.querySelectorAll('nav.derive-toc a')].map(a => a.getAttribute('href')),
+    search: document.querySelectorAll('nav.derive-nav input.derive-search-box').length,
+    index_entries: (window.DERIVE_SEARCH || []).length,
+  };
+}"""
+
+
+def open_page(browser, url: str, width: int = 1280) -> dict:
+    """Open one page at a viewport ``width``, wait for MathJax, and gather what the checks need."""
+    page = browser.new_page(viewport={"width": width, "height": 900 if width > 500 else 844})
     problems = []
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
@@ -259,28 +372,52 @@ def open_page(browser, url: str) -> dict:
       links: [...document.querySelectorAll('a[href]')].map(a => new URL(a.getAttribute('href'), document.baseURI).href),
     })""")
     found["untypeset"] = page.evaluate(VISIBLE_TEXT)
+    found["tables"] = page.evaluate(TABLES)
+    found["raw_markdown"] = [t for t in page.evaluate(SHOWN_TEXT) if RAW_MARKDOWN.search(t)]
+    page.wait_for_timeout(50)  # the script marks what scrolls once MathJax is done
+    found["layout"] = page.evaluate(LAYOUT)
     found["problems"] = problems
     found["page"] = page
     return found
 
 
+def check_layout(name: str, width: int, layout: dict) -> None:
+    """Nothing wider than the page; what is wider than its box scrolls with a cue; verdicts and links readable."""
+    where = f"{name} at {width} px"
+    assert layout["page_overflow"] <= 0, f"{where}: the page scrolls sideways by {layout['page_overflow']} px"
+    assert layout["clipped"] == [], f"{where}: cut off without a scroll cue"
+    assert layout["verdicts_off_screen"] == 0, f"{where}: claim rows whose verdict is off screen"
+    assert layout["pager_cut"] == [], f"{where}: navigation links cut short"
+    assert layout["toc"], f"{where}: no contents"
+    assert layout["search"] == 1 and layout["index_entries"] > 0, f"{where}: no search"
+
+
 def check_site(browser, site: Path, sources: dict) -> dict:
-    """Open every page of ``site``; assert the checks every page must pass; return what each page showed."""
+    """Open every page of ``site`` at 1280 and 390 px; assert the checks every page must pass; return what each
+    page showed at 1280 px."""
     assert (site / MARKER).is_file()
-    names = ["index.html"] + [pages.page_name(stem) for stem in sources]
+    names = ["index.html", "claims.html"] + [pages.page_name(stem) for stem in sources]
     assert sorted(p.name for p in site.glob("*.html")) == sorted(names)
     seen = {}
     for name in names:
+        phone = open_page(browser, (site / name).as_uri(), 390)
+        check_layout(name, 390, phone["layout"])
+        assert phone["untypeset"] == [] and phone["problems"] == [], name
+        phone["page"].close()
         got = open_page(browser, (site / name).as_uri())
+        check_layout(name, 1280, got["layout"])
         seen[name] = got
         assert got["problems"] == [], name
         assert got["errors"] == [], f"{name}: MathJax errors"
         assert got["untypeset"] == [], f"{name}: math left untypeset"
+        assert got["raw_markdown"] == [], f"{name}: Markdown shown as text"
         assert got["fonts"] == [], f"{name}: fonts that failed to load"
         assert all(ok for _, ok in got["images"]), f"{name}: images that did not load {got['images']}"
     for stem, source in sources.items():
         name = pages.page_name(stem)
-        assert seen[name]["math"] == expected_math(nbformat.read(source, as_version=4)), name
+        nb = nbformat.read(source, as_version=4)
+        assert seen[name]["math"] == expected_math(nb), name
+        check_tables(name, seen[name]["tables"], nb)
     for name, got in seen.items():
         for link in got["links"]:
             url, fragment = urldefrag(link)
@@ -297,29 +434,32 @@ def check_site(browser, site: Path, sources: dict) -> dict:
     return seen
 
 
-def index_math(sources: dict) -> int:
-    n = 0
+def index_math(sources: dict) -> tuple[int, int]:
+    """Math on the index (the notebooks' summaries) and on the claims page (statements, assumptions, titles)."""
+    index = claims = 0
     for path in sources.values():
         nb = nbformat.read(path, as_version=4)
-        claims = runs_from_files([path])[0].claims
-        # the title heads the reading order, and the notebook's rows in the table when it has claims
-        n += count_math(pages.title_of(nb, "")) * (1 + bool(claims)) + count_math(pages.summary_of(nb))
-        for claim in claims:
-            n += 1 + bool(claim.get("assume_tex")) + count_math(claim.get("title") or "")
-    return n
+        index += count_math(pages.summary_of(nb))
+        for claim in runs_from_files([path])[0].claims:
+            claims += len(statement_pieces(claim.get("statement", ""))) + bool(claim.get("assume_tex"))
+            claims += count_math(claim.get("title") or "")
+    return index, claims
 
 
 # -- the sites in a browser ------------------------------------------------------------------------------
 def test_suite_site_reads_in_a_browser(browser, suite_site):
     site, sources = suite_site
     seen = check_site(browser, site, sources)
-    assert seen["index.html"]["math"] == index_math(sources)
+    assert (seen["index.html"]["math"], seen["claims.html"]["math"]) == index_math(sources)
+    assert seen["index.html"]["ids"].count("blueprint") == 1
 
 
 def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser, tiny_site):
     site, sources = tiny_site
     seen = check_site(browser, site, sources)
-    assert seen["index.html"]["math"] == index_math(sources)
+    assert (seen["index.html"]["math"], seen["claims.html"]["math"]) == index_math(sources)
+    if CHROMIUM.exists():
+        assert (site / "derive.pdf").read_bytes()[:5] == b"%PDF-"
     page = browser.new_page()
     page.goto((site / "01_tiny.html").as_uri())
     text = page.inner_text("main")
@@ -331,9 +471,13 @@ def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser,
     assert page.locator("[id='claim-tiny.base'] mjx-container").count() == 1
     assert page.locator("[id='claims']").count() == 1
     assert page.locator("img").count() == 1
-    page.goto((site / "index.html").as_uri())
-    status = {n: page.locator(f"g.node[data-id='{n}']").get_attribute("class") for n in
-              ("tiny.base", "tiny.top", "tiny.gone")}
-    assert status == {"tiny.base": "node fully-proved", "tiny.top": "node proved", "tiny.gone": "node missing"}
-    assert page.locator("tr[id='claim-tiny.top'] td.statement mjx-container").count() == 2
+    assert "rests on" in page.inner_text("[id='claim-tiny.top']")  # the status line says what is new
+    assert page.locator("[id='claim-tiny.base'] .derive-claim-status").count() == 0
+    page.goto((site / "claims.html").as_uri())
+    assert page.locator("article[id='claim-tiny.top'] .cc-statement mjx-container").count() == 2
+    if have_dot():
+        status = {n: page.locator(f"[id='claim-node-{n}']").get_attribute("class") for n in ("tiny.base", "tiny.top")}
+        assert status == {"tiny.base": "node node fully-proved", "tiny.top": "node node proved"}
+    page.fill("nav.derive-nav input.derive-search-box", "tiny.top")
+    assert "tiny.top" in page.inner_text(".derive-search-results")
     page.close()

@@ -2,7 +2,7 @@
 
 A :class:`Finding` is one symmetry of the gated layer decided (its verdict, the unit claim, the layer claim or
 chain, the layer witness); a :class:`Classification` gathers the three for one activation and names its family;
-a :class:`ClassificationTable` lays out many. They render as Markdown in a notebook, as text on the command line
+a :class:`ClassificationTable` lays out many. They render as HTML in a notebook, as text on the command line
 and as JSON. :mod:`derive.classify` makes them.
 """
 from __future__ import annotations
@@ -17,8 +17,10 @@ from .activations import z
 from .claims import Claim, SoundnessError
 from .verdict import Verdict
 
-__all__ = ["SYMMETRIES", "TITLES", "Finding", "Classification", "ClassificationTable", "classification_table"]
+__all__ = ["MIME", "SYMMETRIES", "TITLES", "Finding", "Classification", "ClassificationTable", "classification_table"]
 
+#: the MIME type of a classification table's data: the symmetries, and per row its label, family and verdicts
+MIME = "application/vnd.derive.classification+json"
 #: the symmetries decided, in order
 SYMMETRIES = ("exchange", "scale_positive", "scale_nonzero")
 #: a short name of each symmetry, for tables
@@ -155,7 +157,7 @@ class Classification:
             "linear": r"\sigma(z) = c\,z",
             "positively homogeneous": r"\sigma(z) = c_+ \max(z, 0) + c_- \min(z, 0)",
         }.get(self.family, "")
-        return self.family + (f": ${form}$, ${consts}$" if form else "")
+        return self.family + (f": \\({form}\\), \\({html.escape(consts)}\\)" if form else "")
 
     def as_dict(self) -> dict:
         """The classification as data (what ``derive classify --json`` prints)."""
@@ -183,12 +185,18 @@ class Classification:
         return "\n".join(lines)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        rows = ["| symmetry of $G$ | verdict | certificate |", "|---|---|---|"]
-        for key, f in self.findings.items():
-            rows.append(f"| ${_TEX[key]}$ | {render.badge(f.verdict)} | {_cell(f)} |")
-        markdown = (f"**{html.escape(self.label)}**: $\\sigma(z) = {sp.latex(self.expr)}$ — {self._family_tex()}\n\n"
-                    + "\n".join(rows) + "\n")
-        return {"text/markdown": markdown, "text/plain": str(self)}, {}
+        rows = [(f' data-symmetry="{key}" data-verdict="{f.verdict.value}"',
+                 [f"\\({_TEX[key]}\\)", render.badge(f.verdict), _cell(f)]) for key, f in self.findings.items()]
+        head = (f"<p><strong>{html.escape(self.label)}</strong>: \\(\\sigma(z) = {html.escape(sp.latex(self.expr))}\\)"
+                f" — {self._family_tex()}</p>")
+        table = render.html_table(["symmetry of \\(G\\)", "verdict", "certificate"], rows, kind="classification")
+        data = {"symmetries": list(self.findings), "rows": [self._row_data()]}
+        return {"text/html": f'<div class="derive-classification">{head}\n{table}</div>', "text/plain": str(self),
+                MIME: data}, {}
+
+    def _row_data(self) -> dict:
+        return {"label": self.label, "family": self.family,
+                "verdicts": {k: f.verdict.value for k, f in self.findings.items()}}
 
     def __repr__(self):
         states = ", ".join(f"{k}: {f.verdict.value}" for k, f in self.findings.items())
@@ -203,15 +211,16 @@ def _shown_constant(value):
 
 
 def _cell(f: Finding) -> str:
-    """A table cell: the certificate in Markdown with LaTeX."""
+    """A table cell: the certificate in HTML, the layer witness (LaTeX) folded into ``<details>``."""
     if f.verdict is Verdict.PROVED:
-        return html.escape(f"unit: {render.how(f.unit.record())}; layer: unit by unit").replace("|", "\\|")
+        return render.folded(f"unit: {render.how(f.unit.record())}; layer: unit by unit", 140)
     if f.verdict is Verdict.REFUTED:
         unit = ", ".join(f"{_sym_html(k)} = {v}" for k, v in f.unit.evidence.witness.items())
         rec = f.layer.record()
         cert = (f"residual ∈ {rec['enclosure']}" if rec["enclosure"] else f"residual {rec['residual']} (exact)")
         shown = r",\ ".join(f"{_sym_tex(k)} = {sp.latex(v)}" for k, v in f.witness.items())
-        return f"unit at {html.escape(unit)}; layer at ${shown}$: {html.escape(cert)}".replace("|", "\\|")
+        return (f'<details class="derive-fold"><summary>unit at {html.escape(unit)}; layer {html.escape(cert)}</summary>'
+                f'layer at \\({html.escape(shown)}\\)</details>')
     return "undecided"
 
 
@@ -230,22 +239,22 @@ class ClassificationTable:
         return len(self.results)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        head = "| activation | $\\sigma(z)$ | family | " + " | ".join(f"${_TEX[k]}$" for k in SYMMETRIES) + " |"
-        rows = [head, "|---|---|---|" + "---|" * len(SYMMETRIES)]
+        head = ["activation", "\\(\\sigma(z)\\)", "family"] + [f"\\({_TEX[k]}\\)" for k in SYMMETRIES]
+        rows = []
         for c in self.results:
-            cells = []
-            for key in SYMMETRIES:
-                f = c[key]
-                cells.append(f"{render.badge(f.verdict)}<br><small>{_short(f)}</small>")
+            cells = [f'{render.badge(c[k].verdict)}<div class="derive-small"><small>{_short(c[k])}</small></div>'
+                     for k in SYMMETRIES]
             formula = sp.latex(c.expr)
-            formula = f"${formula}$" if len(formula) <= 90 else "(see its classification)"
-            rows.append(f"| {html.escape(c.label)} | {formula} | {html.escape(c.family_text())} | "
-                        + " | ".join(cells) + " |")
+            formula = f"\\({html.escape(formula)}\\)" if len(formula) <= 90 else "(see its classification)"
+            verdicts = " ".join(f"{k}={c[k].verdict.value}" for k in SYMMETRIES)
+            rows.append((f' data-label="{html.escape(c.label)}" data-verdicts="{verdicts}"',
+                         [html.escape(c.label), formula, html.escape(c.family_text())] + cells))
         width = max((len(c.label) for c in self.results), default=0)
         plain = "\n".join(
             f"{c.label:<{width}}  " + " ".join(f"{c[k].verdict.value:<9}" for k in SYMMETRIES) + f"  {c.family_text()}"
             for c in self.results)
-        return {"text/markdown": "\n".join(rows) + "\n", "text/plain": plain}, {}
+        data = {"symmetries": list(SYMMETRIES), "rows": [c._row_data() for c in self.results]}
+        return {"text/html": render.html_table(head, rows, kind="classification"), "text/plain": plain, MIME: data}, {}
 
 
 def _short(f: Finding) -> str:

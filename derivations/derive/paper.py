@@ -1,112 +1,150 @@
-"""The items of PAPER.md and an audit of how the suite's claims mechanize each, read from a run's records.
+"""The paper's numbered items (1.1 … B5), its steps, and which item each claim of the notebooks states.
 
-Every row is derived from the claim records (their ``paper`` tags, verdicts, scopes and ``uses``): nothing in
-the audit is typed by hand except the list of items, the two directions of each ⇔, and the facts cited.
+The item numbers and their short labels are a copy of ``PAPER.md``'s; a claim belongs to the item its record
+names under ``paper`` when it has that field, else to the item its identifier's prefix names in
+:data:`RULES`; exercises and the overview's examples belong to no item.
+
+>>> item_of({"id": "gated.exchange.relu"})
+'5.3'
+>>> item_of({"id": "gated.exercise.leaky_relu_scaling"}) is None
+True
+>>> item_of({"id": "kv.memory_sum", "paper": "2.1"})
+'2.1'
+>>> item_of({"id": "lemma.sigma_linear", "paper": ["6.1", "6.2"]})
+'6.1'
+>>> [s.title for s in STEPS][:2]
+['Step 1 · Key–value view', 'Step 2 · Query absorption']
 """
 from __future__ import annotations
 
-from . import render
-from .verdict import Verdict
+import re
+from dataclasses import dataclass
 
-__all__ = ["ITEMS", "DIRECTIONS", "CITED", "audit", "Audit"]
+__all__ = ["Item", "Step", "ITEMS", "STEPS", "RULES", "item_of", "items_of", "step_of", "step_of_notebook",
+           "REFERENCES"]
 
-#: item -> what it says, in a few words
-ITEMS = {
-    "1.1": "σ(x Kᵀ) V = Σ_j σ(x·k_j) v_j", "2.1": "a global query is absorbed, K' = K Qᵀ",
-    "2.2": "every K' is reached (Q = I)", "3.1": "only the symmetric part of A_j matters",
-    "3.2": "parameter counts", "3.3": "the MLP is the static-query case", "4.1": "x qᵀ k xᵀ = (x·q)(x·k)",
-    "4.2": "stacked: the symmetric rank-1 form S", "4.3": "rank r: a sum of r rank-1 scores",
-    "5.1": "S(Q, K) = S(K, Q)", "5.2": "S(αQ, K/α) = S(Q, K)", "5.3": "G exchange ⇔ σ(a)b = σ(b)a ⇔ σ linear",
-    "5.4": "G scaling ⇔ σ(αa)/α = σ(a)", "6.1": "σ(a)b = σ(b)a ⇒ σ(z) = σ(1)z", "6.2": "σ(z) = cz ⇒ the identity",
-    "B1": "inverse scaling ⇔ two slopes (α > 0), ⇔ linear (α ≠ 0)", "B2": "the activation atlas",
-    "B3": "GL(r) symmetry; which M the gate keeps", "B4": "numeric cross-check", "B5": "pictures",
-}
-
-#: item -> (claims for ⇒, claims for ⇐): identifiers or prefixes ending in "."; every one must be proved
-DIRECTIONS = {
-    "5.3": (["gated.exchange_one_unit"], ["gated.exchange_per_unit.any_size"]),
-    "5.4": (["gated.scaling_one_unit"], ["gated.scaling_per_unit.any_size"]),
-    "6.1": (["lemma.sigma_linear", "lemma.sigma_at_zero"], ["lemma.linear_satisfies_identity"]),
-    "6.2": (["lemma.sigma_linear"], ["lemma.linear_satisfies_identity"]),
-    "B1": (["homogeneous.positive_side", "homogeneous.negative_side", "homogeneous.at_zero",
-            "homogeneous.nonzero_linear"], ["homogeneous.converse", "homogeneous.linear_converse"]),
-    "B3": (["gl_r.only_if."], ["gl_r.identity_all_M", "gl_r.relu_scaled_permutation", "gl_r.silu_permutation"]),
-}
-
-#: item -> a standard fact the item rests on that is cited, not proved
-CITED = {"4.3": "a matrix of rank ≤ r factors as C W (rank factorisation)"}
-
-#: items stated for every size (their claims must include one proved at every size)
-EVERY_SIZE = {"1.1", "2.1", "2.2", "3.1", "3.3", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3", "5.4", "B1", "B3"}
+#: a copy of the numbered items of PAPER.md, each with a label short enough for a node of the blueprint
+_ITEMS = """
+1.1  σ(xKᵀ)V = Σ_j σ(x·k_j) v_j: attention over m memory slots
+2.1  a global query is absorbed: K' = K Qᵀ
+2.2  every K' is reached (Q = I)
+3.1  the score x A xᵀ sees only the symmetric part of A
+3.2  parameter count m(2dr + d) against 2md
+3.3  the standard MLP is the static-query case
+4.1  rank 1: the score is (x·q_j)(x·k_j)
+4.2  the symmetric rank-1 form S = σ((xQᵀ) ⊙ (xKᵀ)) V
+4.3  rank r: a sum of r rank-1 scores
+5.1  S keeps the exchange Q ↔ K
+5.2  S keeps the inverse scaling (αQ, K/α)
+5.3  G keeps the exchange ⇔ σ linear
+5.4  G keeps the scaling ⇔ σ(αa)/α = σ(a)
+6.1  σ(a)b = σ(b)a for all a, b ⇒ σ(z) = σ(1) z
+6.2  every σ(z) = c z satisfies it
+B1   scaling kept ⇔ σ has two slopes (α > 0), ⇔ linear (α ≠ 0)
+B2   a decision procedure, and the atlas of activations
+B3   rank r: the GL(r) symmetry, and what the gate keeps of it
+B4   the forms against numpy layers at d = 64, m = 256
+B5   pictures: asymmetry, σ(z)/z, the scaling orbit, the graph
+"""
 
 
-def _matches(ident, patterns):
-    return any(ident == p or (p.endswith(".") and ident.startswith(p)) for p in patterns)
+@dataclass(frozen=True)
+class Item:
+    """One numbered statement of the paper."""
+
+    id: str
+    step: str
+    label: str
 
 
-def _closure_proved(ident, by_id, seen=None) -> bool:
-    seen = seen if seen is not None else set()
-    if ident in seen:
-        return True
-    seen.add(ident)
-    r = by_id.get(ident)
-    if r is None or r["verdict"] != Verdict.PROVED.value:
-        return False
-    return all(_closure_proved(u, by_id, seen) for u in r["uses"])
+@dataclass(frozen=True)
+class Step:
+    """A step of the paper (``"5"``) or beyond it (``"B2"``), with the notebook that works it out."""
+
+    id: str
+    name: str
+    notebook: str | None
+
+    @property
+    def title(self) -> str:
+        """``Step 5 · Symmetry breaking``, ``B2 · Activation atlas``: the page title used everywhere."""
+        return f"Step {self.id} · {self.name}" if self.id[0].isdigit() else f"{self.id} · {self.name}"
 
 
-class Audit:
-    """One row per PAPER.md item; renders as a Markdown table."""
+ITEMS = [Item(m.group(1), m.group(1).split(".")[0], m.group(2).strip())
+         for m in re.finditer(r"^(\d\.\d|B\d)\s+(.+)$", _ITEMS, flags=re.M)]
 
-    def __init__(self, rows):
-        self.rows = rows
+STEPS = [
+    Step("1", "Key–value view", "01"), Step("2", "Query absorption", "02"), Step("3", "Bilinear attention", "03"),
+    Step("4", "Rank-1 reduction", "04"), Step("5", "Symmetry breaking", "05"), Step("6", "The σ(z)/z lemma", "06"),
+    Step("B1", "Inverse scaling", "07"), Step("B2", "Activation atlas", "08"), Step("B3", "Rank r", "09"),
+    Step("B4", "Numeric cross-check", "10"), Step("B5", "Pictures", None),
+]
 
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        head = ["| item | says | claims | verdicts | scope | both directions | rests on proved claims |",
-                "|---|---|---:|---|---|---|---|"]
-        lines = []
-        for r in self.rows:
-            verdicts = ", ".join(f"{n} {v}" for v, n in r["verdicts"]) or "—"
-            lines.append(f"| {r['item']} | {render.plain_markdown(r['says'])} | {r['claims']} | {verdicts} | "
-                         f"{render.plain_markdown(r['scope'])} | {r['directions']} | {render.plain_markdown(r['rests'])} |")
-        plain = "\n".join(f"{r['item']:>4}  {r['claims']:>3} claims  {r['scope']:<28} {r['directions']:<22} {r['rests']}"
-                          for r in self.rows)
-        return {"text/markdown": "\n".join(head + lines) + "\n", "text/plain": plain}, {}
+#: identifier prefixes and the item they state, the first match winning (exercises are matched before)
+RULES = [
+    ("kv.", "1.1"),
+    ("absorb.query_into_keys", "2.1"), ("absorb.identity_query", "2.2"), ("absorb.every_key_reached", "2.2"),
+    ("bilinear.param_", "3.2"), ("bilinear.full_rank_score", "3.2"), ("bilinear.static_query", "3.3"),
+    ("bilinear.", "3.1"),
+    ("rank1.outer_product", "4.1"), ("rank1.score_factorizes", "4.1"), ("rank1.", "4.2"), ("rank_r.", "4.3"),
+    ("symmetric.exchange", "5.1"), ("symmetric.scaling", "5.2"),
+    ("gated.exchange", "5.3"), ("gated.scaling", "5.4"),
+    ("lemma.instance", "5.3"), ("lemma.gated_exchange", "5.3"),
+    ("lemma.linear_", "6.2"), ("lemma.", "6.1"),
+    ("homogeneous.", "B1"), ("atlas.", "B2"), ("gl_r.", "B3"), ("crosscheck.", "B4"),
+]
+
+REFERENCES = [
+    ("paper", "Gated MLPs as Symmetry-Broken Rank-1 Bilinear Attention", "arXiv 2606.22172, 2026",
+     "https://arxiv.org/abs/2606.22172"),
+    ("geva2021", "M. Geva, R. Schuster, J. Berant, O. Levy. Transformer Feed-Forward Layers Are Key-Value Memories",
+     "EMNLP 2021", "https://arxiv.org/abs/2012.14913"),
+    ("shazeer2020", "N. Shazeer. GLU Variants Improve Transformer", "arXiv 2002.05202, 2020",
+     "https://arxiv.org/abs/2002.05202"),
+]
+
+_ITEM_IDS = {i.id for i in ITEMS}
+_EXERCISE = re.compile(r"(^|\.)exercise")
 
 
-def audit(records) -> Audit:
-    """The audit of every PAPER.md item from claim records (e.g. ``[r for _, r in derive.suite_table().rows]``)."""
-    records = list(records)
-    by_id = {r["id"]: r for r in records}
-    rows = []
-    for item, says in ITEMS.items():
-        mine = [r for r in records if item in r.get("paper", [])]
-        proved = [r for r in mine if r["verdict"] == Verdict.PROVED.value]
-        if not mine:
-            scope = "—"
-        elif any(r.get("scope") == "every size" for r in proved):
-            scope = "every size"
-        else:
-            sizes = sorted({r.get("scope") for r in mine if r.get("scope")})
-            scope = ("sizes " + "; ".join(sizes[:3]) + (" …" if len(sizes) > 3 else "")) if sizes else "scalar statements"
-            if item in EVERY_SIZE:
-                scope += " (not every size)"
-        if item in DIRECTIONS:
-            ways = []
-            for arrow, patterns in zip("⇒⇐", DIRECTIONS[item]):
-                hits = [r for r in records if _matches(r["id"], patterns)]
-                ok = hits and all(r["verdict"] == Verdict.PROVED.value for r in hits) and \
-                    all(any(_matches(r["id"], [p]) for r in hits) for p in patterns)
-                ways.append(f"{arrow} {'yes' if ok else 'no'}")
-            directions = ", ".join(ways)
-        else:
-            directions = "(one way)"
-        if not proved:
-            rests = "—" if not mine else "no proved claim"
-        else:
-            rests = "yes" if all(_closure_proved(r["id"], by_id) for r in proved) else "no: something used is not proved"
-        if item in CITED:
-            rests += f"; cited: {CITED[item]}"
-        rows.append({"item": item, "says": says, "claims": len(mine), "verdicts": render.verdict_counts(mine),
-                     "scope": scope, "directions": directions, "rests": rests})
-    return Audit(rows)
+def item_of(record: dict) -> str | None:
+    """The paper item a claim record states: its ``paper`` field when present, else by its identifier."""
+    if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+        raise TypeError(f"item_of: expected a claim record with an 'id', got {record!r:.80}")
+    given = record.get("paper")
+    if given:
+        items = [given] if isinstance(given, str) else list(given)
+        for item in items:
+            if item not in _ITEM_IDS:
+                raise ValueError(f"item_of: {record['id']} names paper item {item!r}, which PAPER.md does not number")
+        return items[0]  # a claim that serves several items is shown under the first
+    ident = record["id"]
+    if _EXERCISE.search(ident):
+        return None
+    return next((item for prefix, item in RULES if ident.startswith(prefix)), None)
+
+
+def items_of(record: dict) -> list[str]:
+    """Every paper item a claim record states: its ``paper`` field, else the item of its identifier (or none).
+
+    >>> items_of({"id": "lemma.sigma_linear", "paper": ["6.1", "6.2"]}), items_of({"id": "gated.exchange.relu"})
+    (['6.1', '6.2'], ['5.3'])
+    """
+    given = record.get("paper")
+    if given:
+        item_of(record)  # checks every item
+        return [given] if isinstance(given, str) else list(given)
+    found = item_of(record)
+    return [found] if found else []
+
+
+def step_of(item: str) -> Step:
+    """The step an item belongs to: ``"5.3"`` -> Step 5."""
+    key = item.split(".")[0]
+    return next(s for s in STEPS if s.id == key)
+
+
+def step_of_notebook(name: str) -> Step | None:
+    """The step a notebook works out, by its number (``08_activation_atlas`` -> B2); None for the overview."""
+    return next((s for s in STEPS if s.notebook and name.startswith(s.notebook + "_")), None)

@@ -1,13 +1,17 @@
 """The claim table a notebook ends with: every claim and chain made in this kernel, with its verdict."""
 from __future__ import annotations
 
+import html
+
 from . import registry, render
 from .verdict import Verdict
 
+__all__ = ["SUITE_MIME", "ClaimTable", "SuiteTable", "claim_table", "suite_table"]
+
 #: the widest line of a table printed as text
 WIDTH = 118
-
-__all__ = ["ClaimTable", "SuiteTable", "claim_table", "suite_table"]
+#: the MIME type of a suite table's rows: ``[[notebook, identifier, verdict], …]``
+SUITE_MIME = "application/vnd.derive.suite+json"
 
 
 def _counts(records) -> str:
@@ -37,7 +41,7 @@ def _text(rows, what: str) -> str:
 
 
 class ClaimTable:
-    """A table of claim records; renders as Markdown and carries the records for ``derive check``."""
+    """A table of claim records; renders as HTML and carries the records for ``derive check``."""
 
     def __init__(self, records: list[dict], seconds: dict[str, float] | None = None):
         self.records = records
@@ -46,10 +50,12 @@ class ClaimTable:
     def _repr_mimebundle_(self, include=None, exclude=None):
         summary = _counts(self.records)
         unexpected = [r["id"] for r in self.records if render.unexpected(r)]
-        tail = f"; **unexpected: {', '.join(unexpected)}**" if unexpected else "; every verdict as expected"
+        tail = (f"; <strong>unexpected: {html.escape(', '.join(unexpected))}</strong>" if unexpected
+                else "; every verdict as expected")
         plain = "\n".join(f"{r['verdict']:>9}  {r['id']}" for r in self.records)
-        markdown = f"**{len(self.records)} claims**: {summary}{tail}\n\n" + render.table_markdown(self.records)
-        data = {"text/markdown": markdown, "text/plain": plain, render.TABLE_MIME: {"claims": self.records}}
+        page = (f'<div class="derive-claim-table"><p><strong>{len(self.records)} claims</strong>: {summary}{tail}</p>\n'
+                + render.table_html(self.records) + "</div>")
+        data = {"text/html": page, "text/plain": plain, render.TABLE_MIME: {"claims": self.records}}
         return data, {render.TABLE_MIME: {"seconds": self.seconds}}
 
     def __len__(self):
@@ -89,13 +95,29 @@ class SuiteTable:
         self.rows = rows
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        lines = ["| notebook | claim | verdict | how |", "|---|---|---|---|"]
-        for notebook, r in self.rows:
-            text = render.plain_markdown(render.how(r)).replace("|", "\\|")
-            lines.append(f"| {notebook} | `{r['id']}` | {render.badge(Verdict(r['verdict']))} | {text} |")
-        head = f"**{len(self.rows)} claims in the suite**: " + _counts([r for _, r in self.rows])
+        head = f"<strong>{len(self.rows)} claims in the suite</strong>: " + _counts([r for _, r in self.rows])
         plain = "\n".join(f"{nb}  {r['verdict']:>9}  {r['id']}" for nb, r in self.rows)
-        return {"text/markdown": head + "\n\n" + "\n".join(lines) + "\n", "text/plain": plain}, {}
+        page = f'<div class="derive-suite-table"><p>{head}</p>\n{self._html()}</div>'
+        data = {"text/html": page, "text/plain": plain,
+                SUITE_MIME: {"rows": [[nb, r["id"], r["verdict"]] for nb, r in self.rows]}}
+        return data, {}
+
+    def _html(self) -> str:
+        """One row per notebook: its claims as one mark each (linked, verdict in its colour), and the counts."""
+        by_notebook: dict[str, list[dict]] = {}
+        for notebook, r in self.rows:
+            by_notebook.setdefault(notebook, []).append(r)
+        rows = []
+        for notebook, records in by_notebook.items():
+            marks = "".join(
+                f'<a class="derive-mark derive-{r["verdict"]}" href="{html.escape(notebook)}.ipynb#claim-{html.escape(r["id"])}" '
+                f'title="{html.escape(r["id"])}: {r["verdict"]}" data-id="{html.escape(r["id"])}" '
+                f'style="color:{render.STYLE[Verdict(r["verdict"])][1]};text-decoration:none">'
+                f'{render.STYLE[Verdict(r["verdict"])][0]}</a>' for r in records)
+            link = f'<a href="{html.escape(notebook)}.ipynb">{html.escape(notebook)}</a>'
+            rows.append((f' data-notebook="{html.escape(notebook)}"', [link, html.escape(_counts(records)),
+                                                                      f'<div class="derive-marks">{marks}</div>']))
+        return render.html_table(["notebook", "verdicts", "each claim, in order"], rows, kind="suite")
 
     def __len__(self):
         return len(self.rows)

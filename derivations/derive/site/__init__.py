@@ -3,9 +3,12 @@
 ``derive build`` runs the notebooks into ``build/notebooks`` and calls :func:`build` on the runs; the site
 reads from its own folder only (MathJax and the CSS are copied in), so ``site/index.html`` opens from disk.
 
-    site/index.html               reading order, claims graph, table of every claim
+    site/index.html               the blueprint of the paper (Graphviz), reading order, references
+    site/claims.html              every claim by step and paper item, each step's claim graph
     site/NN_name.html             one page per notebook; claims anchored as #claim-<id>
-    site/static/, site/vendor/    CSS, the graph's script, MathJax 3 and its fonts
+    site/figures/                 the notebooks' figures as PNG files (a tap opens one full size)
+    site/static/, site/vendor/    CSS, scripts, the search index, MathJax 3 and its fonts
+    site/derive.pdf               every notebook page in reading order, printed by headless Chromium
 """
 from __future__ import annotations
 
@@ -13,22 +16,25 @@ import html
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
-from .. import render
+from markupsafe import Markup
+
+from .. import paper, render
 from ..runner import NotebookRun, claims_of
 from ..verdict import Verdict
-from . import pages, vendor
-from .draw import svg
+from . import blueprint, book, pages, search_index, vendor
 from .graph import STATUSES, ClaimGraph, claim_graph
 
-__all__ = ["MARKER", "TITLE", "build", "check_target", "runs_from_files", "claim_graph", "ClaimGraph"]
+__all__ = ["MARKER", "TITLE", "build", "check_target", "runs_from_files", "claim_graph", "ClaimGraph", "page_title",
+           "statement_pieces"]
 
 #: a file every built site holds: only a folder holding it is ever replaced by a new build
 MARKER = ".derive-site"
 TITLE = "Gated MLPs as Symmetry-Broken Rank-1 Bilinear Attention"
 STATIC = Path(__file__).parent / "static"
-HOW_LONG, HOW_SHORT = 170, 120  # in the table, a longer "how" folds to its first HOW_SHORT characters
+HOW_LONG = 150  # on the claims page, a longer "how" folds (a refutation keeps its certificate, folds its witness)
 SHORT = {"fully-proved": "fully proved", "proved": "proved; rests on a claim not proved", "refuted": "refuted",
          "checked": "checked", "unproven": "unproven", "missing": "missing"}
 
@@ -89,6 +95,13 @@ def _status_css() -> str:
     for status, (_, fill, stroke, _) in STATUSES.items():
         style = "dashed" if status == "missing" else "solid"
         rules.append(f".status-dot.{status}, .swatch.{status} {{ background: {fill}; border: 1.5px {style} {stroke}; }}")
+        rules.append(f".claim-card.{status} {{ border-left-color: {stroke}; }}")
+    for status, (_, fill, stroke, _) in blueprint.ITEM_STATUSES.items():
+        style = "dashed" if status == "empty" else "solid"
+        if ";" in fill:  # stripes: proved, then refuted
+            first, second = fill.split(";")[0], fill.split(":")[-1]
+            fill = f"linear-gradient(to right, {first} 50%, {second} 50%)"
+        rules.append(f".swatch.item-{status} {{ background: {fill}; border: 1.5px {style} {stroke}; }}")
     return "\n".join(rules) + "\n"
 
 
@@ -103,26 +116,36 @@ def _write_static(dest: Path, exp, mathjax: Path) -> None:
     vendor.copy_mathjax(mathjax, dest / "vendor" / "mathjax")
 
 
+#: the bar at the top of every page: home, the three parts of the index, and the search box
+NAV = ('<nav class="derive-nav" aria-label="site"><a class="derive-nav-home" href="index.html">derive</a>'
+       '<a href="index.html#blueprint">Blueprint</a><a href="index.html#reading-order">Reading order</a>'
+       '<a href="claims.html">All claims</a>'
+       '<span class="derive-search"><input type="search" class="derive-search-box" placeholder="search…" '
+       'aria-label="search the pages and the claims"><span class="derive-search-results" hidden></span></span>'
+       '</nav>')
+
+
 def _nav(entries, k: int) -> tuple[str, str]:
-    def link(j, text):
+    """The top bar of a notebook's page, and the links to the previous and next pages under it."""
+    def link(j, rel, arrow):
         name, title = entries[j]
-        return (f'<a class="derive-nav-step" href="{pages.page_name(name)}">{text.format(f"{html.escape(name[:2])} · {title}")}'
-                "</a>")
+        where = "previous" if rel == "prev" else "next"
+        return (f'<a class="derive-nav-step derive-{rel}" rel="{rel}" href="{pages.page_name(name)}">'
+                f'<span class="derive-nav-where">{arrow} {where}</span><span class="derive-nav-title">{title}</span></a>')
 
-    prev = link(k - 1, "← {}") if k > 0 else ""
-    nxt = link(k + 1, "{} →") if k + 1 < len(entries) else ""
-    inner = (f'<a class="derive-nav-home" href="index.html">derive</a><a href="index.html#reading-order">Reading order</a>'
-             f'<a href="index.html#graph">Claims graph</a><span class="derive-nav-steps">{prev}{nxt}</span>')
-    return f'<nav class="derive-nav">{inner}</nav>', f'<nav class="derive-nav derive-nav-bottom">{inner}</nav>'
+    prev = link(k - 1, "prev", "←") if k > 0 else "<span></span>"
+    nxt = link(k + 1, "next", "→") if k + 1 < len(entries) else "<span></span>"
+    return NAV, f'<nav class="derive-pager" aria-label="pages">{prev}{nxt}</nav>'
 
 
-def build(runs, out: str | os.PathLike = "site", *, mathjax=None, title: str = TITLE) -> list[Path]:
+def build(runs, out: str | os.PathLike = "site", *, mathjax=None, title: str = TITLE, pdf: bool = True) -> list[Path]:
     """Write the site for the executed notebooks of ``runs``; return the pages written, the index first.
 
     ``runs`` are :class:`derive.runner.NotebookRun` (from :func:`derive.runner.run_all` with an output folder,
     or :func:`runs_from_files`); ``mathjax`` is the folder of the npm package ``mathjax@3`` (default: found by
     :func:`derive.site.vendor.find_mathjax`). The folder ``out`` is replaced whole, only if it holds a
-    previous build (or does not exist).
+    previous build (or does not exist). With ``pdf`` the notebook pages are also printed, in reading order,
+    to ``derive.pdf`` by headless Chromium; without Chromium one line says the PDF was skipped.
     """
     import nbformat
 
@@ -149,7 +172,12 @@ def build(runs, out: str | os.PathLike = "site", *, mathjax=None, title: str = T
     if tmp.exists():
         shutil.rmtree(tmp)
     try:
-        written = _write(tmp, runs, notebooks, graph, href, title, mathjax)
+        written = _write(tmp, runs, notebooks, graph, href, title, mathjax, pdf and book.chromium() is not None)
+        if pdf:
+            done, why = book.write_pdf(tmp, written, title)
+            if done is None:
+                print(f"site: skipped {book.PDF}: {why}", file=sys.stderr)
+                _unlink_pdf(tmp)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -159,7 +187,14 @@ def build(runs, out: str | os.PathLike = "site", *, mathjax=None, title: str = T
     return [out / "index.html"] + [out / p.name for p in written]
 
 
-def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, mathjax: Path) -> list[Path]:
+def _unlink_pdf(tmp: Path) -> None:
+    """After a failed print, the index no longer links to the PDF."""
+    index = tmp / "index.html"
+    text = index.read_text(encoding="utf-8")
+    index.write_text(re.sub(r'<span class="derive-pdf">.*?</span>', "", text, flags=re.S), encoding="utf-8")
+
+
+def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, mathjax: Path, pdf: bool) -> list[Path]:
     """Every file of the site into the new folder ``tmp``; the notebook pages written, in reading order."""
     from jinja2 import Environment, FileSystemLoader
 
@@ -167,25 +202,114 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
     _write_static(tmp, exp, mathjax)
     stems = [r.name for r in runs]
     titles = [pages.title_of(nb, r.name) for r, nb in notebooks]
-    entries = [(r.name, _inline_md(re.sub(r"^\d+\s*[·.:—-]\s*", "", t))) for r, t in zip(runs, titles)]
+    entries = [(r.name, html.escape(page_title(r.name, t))) for r, t in zip(runs, titles)]
+    search = search_index.SearchIndex()
     written = []
     for k, (r, nb) in enumerate(notebooks):
-        ready = pages.prepare(nb, graph, href, titles[k], Path(r.source).parent)
+        ready = pages.prepare(nb, graph, href, page_title(r.name, titles[k]), Path(r.source).parent)
         top, bottom = _nav(entries, k)
         resources = {"metadata": {"name": r.name, "path": str(Path(r.source).parent.resolve())},
                      "derive": {"nav": top, "nav_bottom": bottom}}
         body, _ = exp.from_notebook_node(ready, resources=resources)
+        body = pages.relink(body, stems, href)
+        body = pages.figures_to_files(body, tmp, r.name)
+        body, headings = pages.with_contents(body)
         target = tmp / pages.page_name(r.name)
-        target.write_text(pages.relink(body, stems), encoding="utf-8")
+        target.write_text(body, encoding="utf-8")
+        search.add_page(target.name, page_title(r.name, titles[k]), pages.summary_of(nb), headings)
         written.append(target)
     env = Environment(loader=FileSystemLoader(str(pages.TEMPLATES)), autoescape=True)
     env.filters["wbr"] = _breakable
+    env.filters["pieces"] = statement_pieces
     context = _index_context(runs, notebooks, graph, entries, href, title)
-    index = pages.relink(env.get_template("index.html.j2").render(**context), stems)
-    (tmp / "index.html").write_text(index, encoding="utf-8")
-    (tmp / "claims-graph.svg").write_text(context["svg"], encoding="utf-8")
+    context["pdf"] = pdf
+    for row in context["claims"]:
+        search.add_claim(row["href"], row["id"], row["title"], row["statement"], row["verdict"], row["how"])
+    for name in ("index.html", "claims.html"):
+        text = pages.relink(env.get_template(name + ".j2").render(**context), stems, href)
+        text, headings = pages.with_contents(text)
+        (tmp / name).write_text(text, encoding="utf-8")
+    (tmp / "static" / "search-index.js").write_text(search.script(), encoding="utf-8")
+    if context["svg"]:
+        (tmp / "blueprint.svg").write_text(context["svg"], encoding="utf-8")
     (tmp / MARKER).write_text("written by derive build; replaced whole by the next build\n", encoding="utf-8")
     return written
+
+
+def page_title(name: str, heading: str) -> str:
+    """The title of a notebook's page, the same in its tab, the navigation, the index and the book.
+
+    >>> page_title("05_symmetry_breaking", "Step 5 — symmetry breaking: what the gated MLP gives up")
+    'Step 5 · Symmetry breaking'
+    >>> page_title("00_overview", "Gated MLPs … — overview")
+    'Overview'
+    """
+    step = paper.step_of_notebook(name)
+    if step is not None:
+        return step.title
+    if name.startswith("00_"):
+        return "Overview"
+    return re.sub(r"[$`*_]", "", re.sub(r"^\d+\s*[·.:—-]\s*", "", heading))
+
+
+#: a statement longer than this is cut into pieces at its top-level = + − (so that it wraps on a phone)
+PIECE = 48
+
+
+def statement_pieces(tex: str) -> list[str]:
+    """A LaTeX statement cut at its top-level relations and sums, each piece typeset on its own.
+
+    MathJax 3 does not break lines; pieces do wrap. Nothing inside braces, ``\\left … \\right`` or an
+    environment is cut, so each piece is valid LaTeX.
+
+    >>> statement_pieces("a = b")
+    ['a = b']
+    >>> statement_pieces(r"\\left(x + y\\right) + " + "z" * 50 + " = w")
+    ['\\\\left(x + y\\\\right)', '+ zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz', '= w']
+    """
+    if len(tex) <= PIECE:
+        return [tex]
+    pieces, depth, start, k = [], 0, 0, 0
+    while k < len(tex):
+        ch = tex[k]
+        if ch == "\\":
+            word = re.match(r"\\(left|right|begin|end)\b", tex[k:])
+            if word:
+                depth += 1 if word.group(1) in ("left", "begin") else -1
+                k += len(word.group(0))
+                continue
+            k += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0 and ch in "=+-" and tex[k - 1:k] == " " and tex[k + 1:k + 2] == " " and k > start:
+            pieces.append(tex[start:k].strip())
+            start = k
+        k += 1
+    pieces.append(tex[start:].strip())
+    return [p for p in pieces if p]
+
+
+def _item_rows(runs, graph: ClaimGraph, rows: list[dict]) -> list[dict]:
+    """The claims page's groups: each notebook, then its claims by paper item (exercises and examples last)."""
+    by_id = {}
+    groups = []
+    for row in rows:
+        if row["group"]:
+            groups.append({"step": row["group"], "items": [], "graph": row["group"].get("graph")})
+            by_id = {}
+        item = paper.item_of({"id": row["id"], "paper": row.get("paper")})
+        if item not in by_id:
+            label = next((f"{i.id} · {i.label}" for i in paper.ITEMS if i.id == item), "Exercises and examples")
+            by_id[item] = {"id": f"item-{item}" if item else None, "label": label, "claims": [], "key": item}
+            groups[-1]["items"].append(by_id[item])
+        by_id[item]["claims"].append(row)
+    for g in groups:  # the paper's items in its order, then the claims of no item
+        g["items"].sort(key=lambda i: (i["key"] is None, [x.id for x in paper.ITEMS].index(i["key"])
+                                       if i["key"] else 0))
+    return groups
 
 
 def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> dict:
@@ -195,9 +319,12 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
         statuses = [graph.nodes[c["id"]].status for c in r.claims if c["id"] in graph.nodes]
         counts = [(s, statuses.count(s)) for s in STATUSES if statuses.count(s)]
         summary = pages.summary_of(nb)
-        steps.append({"href": pages.page_name(r.name), "number": r.name[:2], "title_html": title_html,
+        ids = [c["id"] for c in r.claims if graph.nodes.get(c["id"]) and graph.nodes[c["id"]].notebook == r.name]
+        drawn = blueprint.dot_svg(blueprint.claims_dot(graph, ids, href), "claims-graph") if ids else None
+        steps.append({"href": pages.page_name(r.name), "number": _step_number(r.name), "title_html": title_html,
+                      "heading_html": _inline_md(pages.title_of(nb, r.name)),
                       "summary_html": _inline_md(summary) if summary else "", "n_claims": len(r.claims),
-                      "statuses": counts, "error": r.error})
+                      "statuses": counts, "error": r.error, "graph": drawn, "anchor": f"step-{r.name}"})
     rows, seen = [], set()
     for r, step in zip(runs, steps):
         for k, c in enumerate(r.claims):
@@ -207,14 +334,14 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
             rows.append({
                 "group": step if k == 0 else None, "search": " ".join(
                     [c["id"], r.name, c["verdict"], SHORT[status], c.get("title") or "", how]).lower(),
-                "how_short": how[:HOW_SHORT] if len(how) > HOW_LONG else "",
+                "how_html": Markup(render.folded(how, HOW_LONG)),
                 "id": c["id"], "anchor": None if c["id"] in seen else f"claim-{c['id']}",
                 "href": href(c["id"]) if node.notebook == r.name else pages.page_name(r.name),
                 "page": pages.page_name(r.name), "notebook": r.name, "title": c.get("title") or "",
                 "statement": c.get("statement", ""), "assume": r",\ ".join(c.get("assume_tex") or []),
                 "badge": render.badge(Verdict(c["verdict"])), "status": status, "status_short": SHORT[status],
-                "unexpected": render.unexpected(c), "expect": c.get("expect"),
-                "how": how,
+                "unexpected": render.unexpected(c), "expect": c.get("expect"), "verdict": c["verdict"],
+                "how": how, "paper": c.get("paper"),
                 "uses": [{"id": u, "href": None if graph.nodes[u].missing else f"#claim-{u}"} for u in c.get("uses", [])],
             })
             seen.add(c["id"])
@@ -227,10 +354,24 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
     cycles = sorted(graph.cycles())
     if cycles:
         problems.append("claims that use each other in a circle: " + ", ".join(cycles))
+    bp = blueprint.blueprint(graph)
+    svg = blueprint.dot_svg(blueprint.blueprint_dot(
+        bp, lambda item: f"claims.html#item-{item}" if bp.items[item].claims else None), "blueprint")
+    paper_steps = []
+    for step in paper.STEPS:
+        page = next((s for s in steps if paper.step_of_notebook(s["href"][:-5]) == step), None)
+        paper_steps.append({"title": step.title, "href": page["href"] if page else None,
+                            "items": [bp.items[i.id] for i in paper.ITEMS if i.step == step.id]})
     return {
         "title": title, "notebooks": steps, "claims": rows, "n_claims": len(claims), "problems": problems,
-        "verdict_counts": render.verdict_counts(claims),
+        "verdict_counts": render.verdict_counts(claims), "groups": _item_rows(runs, graph, rows),
         "badges": {v.value: render.badge(v) for v in Verdict}, "fully": graph.counts()["fully-proved"],
         "legend": legend, "legend_items": [(s, v[0], v[1], v[2]) for s, v in STATUSES.items()],
-        "svg": svg(graph, lambda node: href(node.id)),
+        "item_legend": [(s, v[0]) for s, v in blueprint.ITEM_STATUSES.items()],
+        "svg": svg, "paper_steps": paper_steps, "references": paper.REFERENCES, "nav": Markup(NAV),
     }
+
+
+def _step_number(name: str) -> str:
+    step = paper.step_of_notebook(name)
+    return step.id if step else name[:2]

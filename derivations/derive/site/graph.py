@@ -43,6 +43,8 @@ class Node:
     uses: tuple[str, ...] = ()
     status: str = "missing"
     used_by: list[str] = field(default_factory=list)
+    #: the PAPER.md item the claim's record names (``paper``), when it names one
+    paper: str | None = None
 
     @property
     def missing(self) -> bool:
@@ -109,7 +111,7 @@ def claim_graph(notebooks) -> ClaimGraph:
         for r in records:
             if r["id"] not in nodes:
                 nodes[r["id"]] = Node(r["id"], notebook, r["verdict"], r.get("expect"), r.get("title") or "",
-                                      tuple(dict.fromkeys(r.get("uses") or ())))
+                                      tuple(dict.fromkeys(r.get("uses") or ())), paper=r.get("paper"))
     for node in list(nodes.values()):
         for u in node.uses:
             nodes.setdefault(u, Node(u))

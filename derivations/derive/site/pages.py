@@ -14,10 +14,10 @@ import re
 from pathlib import Path
 
 from .. import render
-from .graph import STATUSES, ClaimGraph
+from .graph import ClaimGraph
 
-__all__ = ["TEMPLATES", "exporter", "page_name", "title_of", "summary_of", "anchored", "has_table", "prepare",
-           "relink", "lab_css"]
+__all__ = ["TEMPLATES", "CONTENTS", "exporter", "page_name", "title_of", "summary_of", "anchored", "has_table",
+           "prepare", "relink", "lab_css", "with_contents", "figures_to_files"]
 
 TEMPLATES = Path(__file__).parent / "templates"
 BOILERPLATE, SOLUTION = "boilerplate", "solution"
@@ -93,25 +93,101 @@ def has_table(nb) -> bool:
 _NB_LINK = re.compile(r'href="(?:\./)?([^"/#]+)\.ipynb(#[^"]*)?"')
 
 
-def relink(body: str, stems) -> str:
-    """Links between notebooks (``href="02_x.ipynb#y"``) turned into links between their pages."""
+def relink(body: str, stems, claim_href=None) -> str:
+    """Links between notebooks (``href="02_x.ipynb#y"``) turned into links between their pages.
+
+    A link to a claim (``#claim-<id>``) goes where ``claim_href(id)`` says (the claim's anchor, or the claim
+    table of its page when it has no output of its own), when that gives one.
+    """
     stems = set(stems)
 
     def page(m):
-        return f'href="{page_name(m.group(1))}{m.group(2) or ""}"' if m.group(1) in stems else m.group(0)
+        if m.group(1) not in stems:
+            return m.group(0)
+        fragment = m.group(2) or ""
+        if claim_href is not None and fragment.startswith("#claim-"):
+            target = claim_href(html.unescape(fragment[len("#claim-"):]))
+            if target:
+                return f'href="{html.escape(target)}"'
+        return f'href="{page_name(m.group(1))}{fragment}"'
 
     return _NB_LINK.sub(page, body)
 
 
 def _claim_footer(node_id: str, graph: ClaimGraph, href) -> str:
+    """The line under a claim, only with what its output does not say already (else empty).
+
+    That is: a proved claim that rests on something not proved (and what), a used identifier stated nowhere,
+    and the claims of other pages that use this one. A fully proved claim, or one refuted as expected and
+    used on its own page only, gets no line.
+    """
     node = graph.nodes[node_id]
-    label = STATUSES[node.status][0]
-    parts = [f'<span class="status-dot {node.status}"></span>{html.escape(label)}']
-    if node.used_by:
-        links = ", ".join(f'<a href="{html.escape(href(u))}"><code>{html.escape(u)}</code></a>' for u in node.used_by)
-        parts.append(f"used by {links}")
-    parts.append(f'<a href="index.html#claim-{html.escape(node_id)}">in the claims table</a>')
+    parts = []
+    if node.status == "proved":
+        weak = [u for u in node.uses if u in graph.nodes and graph.nodes[u].status != "fully-proved"]
+        weak_links = ", ".join(_claim_link(u, graph, href) for u in weak) or "a claim on a cycle of uses"
+        parts.append(f'<span class="status-dot proved"></span>proved, but rests on {weak_links}')
+    elif node.status == "checked":
+        parts.append('<span class="status-dot checked"></span>checked numerically: evidence, not proof')
+    missing = [u for u in node.uses if u in graph.nodes and graph.nodes[u].missing]
+    if missing:
+        parts.append("uses " + ", ".join(f'<code class="missing">{html.escape(u)}</code>' for u in missing)
+                     + ", stated nowhere")
+    elsewhere = [u for u in node.used_by if graph.nodes[u].notebook != node.notebook]
+    if elsewhere:
+        parts.append("used on other pages by " + ", ".join(_claim_link(u, graph, href) for u in elsewhere))
+    if not parts:
+        return ""
     return '<div class="derive-claim-status">' + " · ".join(parts) + "</div>"
+
+
+def _claim_link(ident: str, graph: ClaimGraph, href) -> str:
+    target = href(ident)
+    code = f"<code>{html.escape(ident)}</code>"
+    return f'<a href="{html.escape(target)}">{code}</a>' if target else code
+
+
+_HEADING = re.compile(r'<h([1-3]) id="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
+_ANCHOR_LINK = re.compile(r'<a class="anchor-link"[^>]*>.*?</a>', re.S)
+CONTENTS = "<!--derive-contents-->"
+
+
+def with_contents(body: str) -> tuple[str, list[tuple[int, str, str]]]:
+    """The page with its contents (from its h1–h3 headings) in place of :data:`CONTENTS`, and the headings.
+
+    The contents is a ``<nav>`` beside the text on a wide screen and a folded list above it on a phone.
+    """
+    headings = [(int(m.group(1)), m.group(2), _ANCHOR_LINK.sub("", m.group(3)).strip())
+                for m in _HEADING.finditer(body)]
+    items = "".join(f'<li class="toc-h{level}"><a href="#{ident}">{text}</a></li>' for level, ident, text in headings)
+    nav = (f'<nav class="derive-toc" aria-label="contents"><details open><summary>Contents</summary>'
+           f'<ol>{items}</ol></details></nav>') if headings else ""
+    plain = [(level, ident, html.unescape(re.sub(r"<[^>]+>", "", text))) for level, ident, text in headings]
+    return body.replace(CONTENTS, nav, 1), plain
+
+
+_DATA_IMAGE = re.compile(r'<img([^>]*?) src="data:image/(png|jpeg);base64,([^"]+)"([^>]*)>')
+
+
+def figures_to_files(body: str, site: Path, stem: str) -> str:
+    """Images embedded in a page written to ``figures/`` and linked, so that a tap opens one full size.
+
+    File names follow the page and the image's content, so a build writes the same files every time.
+    """
+    import hashlib
+
+    folder = site / "figures"
+
+    def save(m):
+        data = base64.b64decode(m.group(3))
+        name = f"{stem}-{hashlib.sha256(data).hexdigest()[:12]}.{'png' if m.group(2) == 'png' else 'jpg'}"
+        folder.mkdir(exist_ok=True)
+        (folder / name).write_bytes(data)
+        attrs = re.sub(r'\s*alt="No description has been provided for this image"', "", m.group(1) + m.group(4))
+        return (f'<a class="derive-figure" href="figures/{name}" title="open the figure full size">'
+                f'<img{attrs} src="figures/{name}" alt="figure of {html.escape(stem)}"></a>')
+
+    return _DATA_IMAGE.sub(save, body)
 
 
 _IMAGE = re.compile(r"(!\[[^\]]*\]\()([^)\s]+)((?:\s+\"[^\"]*\")?\))")
@@ -142,7 +218,7 @@ def prepare(nb, graph: ClaimGraph, href, title: str, folder: Path | None = None)
     where the notebook's own files are (its Markdown images are embedded from there).
     """
     nb = copy.deepcopy(nb)
-    nb.metadata["title"] = re.sub(r"[$`*_]", "", title)
+    nb.metadata["title"] = f"{re.sub(r'[$`*_]', '', title)} — derive"
     cells, seen, tables = [], set(), []
     for cell in nb.cells:
         tags = cell.metadata.get("tags", [])

@@ -1,46 +1,29 @@
-// Point at a node of the claims graph: its arrows (what it uses, what uses it) are highlighted.
-document.querySelectorAll("svg.claims-graph g.node").forEach(function (node) {
-  var id = node.getAttribute("data-id");
-  node.addEventListener("mouseenter", function () {
-    document.querySelectorAll("svg.claims-graph path.edge").forEach(function (edge) {
-      if (edge.getAttribute("data-from") === id || edge.getAttribute("data-to") === id) {
-        edge.classList.add("hl");
-      }
-    });
-  });
-  node.addEventListener("mouseleave", function () {
-    document.querySelectorAll("svg.claims-graph path.edge.hl").forEach(function (edge) {
-      edge.classList.remove("hl");
-    });
-  });
-});
-
-// The filter above the claims table: keep the rows whose text holds every word typed.
+// The claims page's filter: keep the claims whose text holds every word typed.
 (function () {
   var box = document.getElementById("claims-filter");
   if (!box) return;
-  var rows = Array.prototype.slice.call(document.querySelectorAll("table.derive-claims tbody tr"));
+  var cards = Array.prototype.slice.call(document.querySelectorAll("article.claim-card"));
   var count = document.getElementById("claims-shown");
   box.addEventListener("input", function () {
     var words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
-    var shown = 0, group = null, groupShown = false;
-    rows.forEach(function (row) {
-      if (row.classList.contains("group")) {
-        if (group) group.hidden = !groupShown;
-        group = row; groupShown = false;
-        return;
-      }
-      var text = row.getAttribute("data-search");
+    var shown = 0;
+    cards.forEach(function (card) {
+      var text = card.getAttribute("data-search");
       var keep = words.every(function (w) { return text.indexOf(w) >= 0; });
-      row.hidden = !keep;
-      if (keep) { shown += 1; groupShown = true; }
+      card.hidden = !keep;
+      if (keep) shown += 1;
     });
-    if (group) group.hidden = !groupShown;
+    document.querySelectorAll(".claim-cards").forEach(function (group) {
+      var any = group.querySelector("article.claim-card:not([hidden])");
+      group.hidden = !any;
+      var head = group.previousElementSibling;
+      if (head && head.tagName === "H3") head.hidden = !any;
+    });
     count.textContent = words.length ? shown + " shown" : "";
   });
 })();
 
-// Each step's summary shows two lines; a click shows it whole.
+// Each step's summary on the index shows two lines; a click shows it whole.
 document.querySelectorAll(".derive-step-summary").forEach(function (summary) {
   summary.title = "click to read it all";
   summary.addEventListener("click", function () {
@@ -48,3 +31,73 @@ document.querySelectorAll(".derive-step-summary").forEach(function (summary) {
     summary.removeAttribute("title");
   });
 });
+
+// Search, offline: the index of static/search-index.js, every word typed must appear.
+(function () {
+  var index = window.DERIVE_SEARCH || [];
+  document.querySelectorAll(".derive-search").forEach(function (wrap) {
+    var box = wrap.querySelector("input"), out = wrap.querySelector(".derive-search-results");
+    var run = function () {
+      var words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
+      out.textContent = "";
+      if (!words.length) { out.hidden = true; return; }
+      var found = index.filter(function (e) {
+        var text = (e.t + " " + e.x + " " + (e.v || "")).toLowerCase();
+        return words.every(function (w) { return text.indexOf(w) >= 0; });
+      });
+      found.slice(0, 30).forEach(function (e) {
+        var a = document.createElement("a");
+        a.href = e.u;
+        a.className = "derive-hit derive-hit-" + e.k;
+        var t = document.createElement("span");
+        t.className = "derive-hit-title";
+        t.textContent = e.t + (e.v ? " · " + e.v : "");
+        var x = document.createElement("span");
+        x.className = "derive-hit-text";
+        x.textContent = e.x.slice(0, 140);
+        a.appendChild(t); a.appendChild(x);
+        out.appendChild(a);
+      });
+      if (!found.length) out.textContent = "nothing found";
+      else if (found.length > 30) {
+        var more = document.createElement("span");
+        more.className = "derive-hit-more";
+        more.textContent = (found.length - 30) + " more: type another word";
+        out.appendChild(more);
+      }
+      out.hidden = false;
+    };
+    box.addEventListener("input", run);
+    box.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape") { box.value = ""; run(); }
+      if (ev.key === "Enter") { var first = out.querySelector("a"); if (first) window.location.href = first.href; }
+    });
+    document.addEventListener("click", function (ev) { if (!wrap.contains(ev.target)) out.hidden = true; });
+  });
+})();
+
+// What is wider than its box scrolls, and says so: display equations, claim statements, graphs.
+function deriveMarkScrolls() {
+  var boxes = document.querySelectorAll('mjx-container[display="true"], .cc-piece, .derive-scroll, .jp-OutputArea-output');
+  boxes.forEach(function (el) {
+    var wide = el.scrollWidth > el.clientWidth + 1;
+    el.classList.toggle("derive-scrolls", wide);
+    if (wide) el.setAttribute("title", "wider than the page: scroll sideways");
+  });
+  // inline math wider than the line it sits in becomes a box of its own that scrolls
+  document.querySelectorAll('mjx-container:not([display="true"])').forEach(function (el) {
+    var room = el.parentElement ? el.parentElement.clientWidth : 0;
+    if (room && el.getBoundingClientRect().width > room + 1) el.classList.add("derive-scrolls", "derive-scrolls-inline");
+  });
+}
+(function wait() {  // once now, and again when MathJax has typeset the page
+  deriveMarkScrolls();
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(deriveMarkScrolls);
+  else setTimeout(wait, 50);
+})();
+window.addEventListener("resize", deriveMarkScrolls);
+
+// On a narrow screen the contents start folded, above the text.
+if (window.innerWidth < 1100) {
+  document.querySelectorAll("nav.derive-toc details").forEach(function (d) { d.open = false; });
+}

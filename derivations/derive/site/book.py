@@ -1,0 +1,94 @@
+"""The printable book: every notebook page of the site in reading order, as one PDF printed by headless Chromium.
+
+The pages' main columns are put one after the other into a single HTML file beside them (so MathJax, the
+CSS and the figures load as they do on the site), which Chromium prints through playwright, offline. Without
+Chromium (or playwright) :func:`write_pdf` returns a one-line reason instead of failing the build.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+__all__ = ["PDF", "chromium", "book_html", "write_pdf"]
+
+PDF = "derive.pdf"
+_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+_MAIN = re.compile(r"<main>(.*)</main>", re.S)
+_HEAD = re.compile(r"<head>(.*?)</head>", re.S)
+
+
+def chromium() -> str | None:
+    """The Chromium to print with: ``$DERIVE_CHROMIUM``, else Debian's, else none."""
+    given = os.environ.get("DERIVE_CHROMIUM")
+    if given:
+        return given if Path(given).is_file() else None
+    return next((c for c in _CANDIDATES if Path(c).is_file()), shutil.which("chromium"))
+
+
+def book_html(site: Path, pages: list[Path], title: str) -> str:
+    """One HTML document holding the main column of each page, each starting on a new sheet."""
+    head = _HEAD.search(pages[0].read_text(encoding="utf-8")).group(1)
+    head = re.sub(r"<title>.*?</title>", f"<title>{title}</title>", head, flags=re.S)
+    parts = []
+    for page in pages:
+        main = _MAIN.search(page.read_text(encoding="utf-8"))
+        body = re.sub(r'<nav class="derive-pager".*?</nav>', "", main.group(1), flags=re.S) if main else ""
+        parts.append(f'<section class="derive-book-page">{body}</section>')
+    style = ("<style>.derive-book-page{break-before:page}.derive-book-page:first-child{break-before:auto}"
+             "body.jp-Notebook main{max-width:none}</style>")
+    return (f"<!DOCTYPE html><html lang=\"en\"><head>{head}{style}</head>"
+            f'<body class="jp-Notebook derive-book" data-jp-theme-light="true"><main>{"".join(parts)}</main></body></html>')
+
+
+def write_pdf(site: Path, pages: list[Path], title: str, timeout: float = 180) -> tuple[Path | None, str]:
+    """Print ``pages`` (notebook pages of ``site``, in reading order) to ``site/derive.pdf``.
+
+    Returns ``(path, "")`` when written, else ``(None, why it was skipped)``.
+    """
+    exe = chromium()
+    if exe is None:
+        return None, "no Chromium found (/usr/bin/chromium, or $DERIVE_CHROMIUM)"
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None, "playwright is not installed"
+    source = Path(site).resolve() / ".book.html"
+    source.write_text(book_html(site, pages, title), encoding="utf-8")
+    target = Path(site).resolve() / PDF
+    # in a thread of its own: playwright's sync API refuses to start inside a running event loop (or another one)
+    outcome: list[str] = []
+    worker = threading.Thread(target=lambda: outcome.append(_print(exe, source, target, timeout, sync_playwright)))
+    worker.start()
+    worker.join()
+    source.unlink(missing_ok=True)
+    why = outcome[0] if outcome else "the printing thread stopped"
+    return (target, "") if not why else (None, why)
+
+
+def _print(exe: str, source: Path, target: Path, timeout: float, sync_playwright) -> str:
+    """Print ``source`` to ``target``; return "" when done, else why not."""
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox", "--disable-gpu",
+                                                                   "--disable-background-networking"])
+            try:
+                page = browser.new_page(viewport={"width": 1000, "height": 1400})
+                page.route(re.compile(r"^(?!file:|data:)"), lambda route: route.abort())  # offline
+                page.goto(source.as_uri(), timeout=timeout * 1000)
+                page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise",
+                                       timeout=timeout * 1000)
+                page.evaluate("MathJax.startup.promise.then(() => true)")
+                page.emulate_media(media="print")
+                page.pdf(path=str(target), format="A4", print_background=True, outline=True,
+                         margin={"top": "14mm", "bottom": "14mm", "left": "12mm", "right": "12mm"},
+                         display_header_footer=True, header_template="<span></span>",
+                         footer_template='<div style="font-size:8px;width:100%;text-align:center;color:#57606a">'
+                                         '<span class="pageNumber"></span> / <span class="totalPages"></span></div>')
+            finally:
+                browser.close()
+    except Exception as exc:  # a browser that cannot start must not fail the build
+        return f"Chromium could not print ({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]})"
+    return ""
