@@ -13,10 +13,11 @@ MATHJAX  := build/vendor/node_modules/mathjax/es5/tex-chtml-full.js
 CHROMIUM := /usr/bin/chromium
 DOT      := /usr/bin/dot
 LAB      := $(VENV)/.lab-installed
+MUTMUT   := $(VENV)/.mutation-installed
 ROOT     := $(filter 0,$(shell id -u))
 SUDO     := $(if $(ROOT),,sudo)
 
-.PHONY: all site check test refresh lab clean bench
+.PHONY: all site check test refresh lab clean bench mutation
 
 all: site
 
@@ -68,3 +69,13 @@ clean:
 # benchmarks: prints figures (kernel vs naive simplify, suite vs floor, scaling in d, cold start), writes a plot
 bench: $(STAMP)
 	$(BIN)/python bench/run.py --jobs $(JOBS)
+
+# mutation testing of the kernel (strategies, witness, certify, claims, chains, rules) against its unit and
+# soundness tests and doctests; not part of `make test`. Configured in pyproject.toml's [tool.mutmut], run in
+# build/mutation by tools/mutation.py, which prints killed / total and the time. mutmut is installed on first use.
+mutation: $(MUTMUT)
+	$(BIN)/python tools/mutation.py --max-children $(JOBS)
+
+$(MUTMUT): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,mutation]'
+	touch $@

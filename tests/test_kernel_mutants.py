@@ -1,0 +1,199 @@
+"""Tests that kill the kernel's mutants that could change a verdict (`make mutation`, tools/mutation.py).
+
+Each test names what it pins down: a verdict, a witness, what counts as zero, an assumption checked.
+"""
+import pytest
+import sympy as sp
+
+import derive
+from derive import certify, chains, claims, rules, strategies, witness
+from derive.verdict import Verdict
+
+a, b, c = derive.real("a b c")
+p = derive.positive("p")
+z = sp.Symbol("z")  # complex
+s = derive.sigma
+RELU = derive.activation("relu")
+
+
+# -- rules: a rewriting rule checks every entry and both sides ---------------------------------------------
+
+def test_rewrite_rule_checks_every_entry_of_a_matrix_step():
+    rule = rules._rewrite("expand", "expand", strategies.expand)  # the factory behind rules.expand
+    m = sp.Matrix([[(a + b) ** 2, a]])
+    assert rule.check(m, sp.Matrix([[a**2 + 2 * a * b + b**2, a]])) == "expand"
+    assert rule.check(m, sp.Matrix([[a**2 + b**2, a]])) is None
+    assert rule.check(m, sp.Matrix([[a**2 + 2 * a * b + b**2, b]])) is None
+    assert rule.check((a + b) ** 2, a**2 + 2 * a * b + b**2) == "expand"
+    assert rule.check((a + b) ** 2, a**2 + b**2) is None
+    assert rule.check(a, -a) is None
+
+
+def test_rewrite_rule_on_equations_needs_every_side():
+    rule = rules._rewrite("expand", "expand", strategies.expand)
+    assert rule.check(((a + b) ** 2, a), (a**2 + 2 * a * b + b**2, a)) == "expand"
+    assert rule.check(((a + b) ** 2, a), (a**2 + 2 * a * b + b**2, b)) is None
+    assert rule.check(((a + b) ** 2, a), (a**2 + b**2, a)) is None
+    assert rule.check((a, b), (-a, -b)) is None
+    assert rule.check((a, b), (b, a)) is None
+
+
+def test_named_rules_reject_a_wrong_matrix_step_in_a_chain():
+    m = sp.Matrix([[(a + b) ** 2, a]])
+    good = derive.chain("mut.matrix_good", m).step(sp.Matrix([[a**2 + 2 * a * b + b**2, a]]), "expand")
+    assert good.verdict is Verdict.PROVED
+    bad = derive.chain("mut.matrix_bad", m, expect=None).step(sp.Matrix([[a**2 + 2 * a * b + b**2, -a]]), "expand")
+    assert bad.verdict is Verdict.UNPROVEN
+
+
+def test_rearrange_relates_equations_only():
+    with pytest.raises(ValueError):
+        derive.chain("mut.rearrange_expression", a + b, expect=None).step(b + a, rules.rearrange())
+    ch = derive.chain("mut.rearrange", (a + b, c)).step((a, c - b), rules.rearrange())
+    assert ch.verdict is Verdict.PROVED
+    assert rules.rearrange().check((a + b, c), (c, a + b)) == "rearrangement"
+    assert rules.rearrange().check((a + b, c), (a, c + b)) is None
+
+
+# -- certify: the branch of a Piecewise is chosen by conditions decided on intervals ------------------------
+
+def _gt(x, y):
+    return sp.StrictGreaterThan(x, y, evaluate=False)
+
+
+
+def test_strict_and_weak_comparisons_are_decided_exactly_at_their_boundary():
+    half = sp.Rational(1, 2)
+    decided = {
+        "1 > 0": (_gt(1, 0), True), "0 > 0": (_gt(0, 0), False), "-1 > 0": (_gt(-1, 0), False),
+        "1/2 > 0": (_gt(half, 0), True), "1 > 2": (_gt(1, 2), False), "2 > 1": (_gt(2, 1), True),
+        "1 < 2": (sp.StrictLessThan(1, 2, evaluate=False), True),
+        "2 < 1": (sp.StrictLessThan(2, 1, evaluate=False), False),
+        "1 < 1": (sp.StrictLessThan(1, 1, evaluate=False), False),
+        "1 >= 1": (sp.GreaterThan(1, 1, evaluate=False), True),
+        "1 >= 2": (sp.GreaterThan(1, 2, evaluate=False), False),
+        "2 >= 1": (sp.GreaterThan(2, 1, evaluate=False), True),
+        "1 <= 1": (sp.LessThan(1, 1, evaluate=False), True),
+        "2 <= 1": (sp.LessThan(2, 1, evaluate=False), False),
+        "1 <= 2": (sp.LessThan(1, 2, evaluate=False), True),
+    }
+    with certify._precision(64):
+        got = {k: certify._condition(cond) for k, (cond, _) in decided.items()}
+    assert got == {k: want for k, (_, want) in decided.items()}
+
+
+def test_a_comparison_too_close_to_call_is_undecided():
+    with sp.evaluate(False):
+        zero_ish = sp.Add(sp.Pow(sp.Pow(2, sp.Rational(1, 2)), 2), -2)  # exactly 0, but not as built
+    with certify._precision(64), pytest.raises(certify.Undecided):
+        certify._condition(_gt(zero_ish, 0))
+    with certify._precision(64), pytest.raises(certify.Undecided):
+        certify._condition(sp.Eq(zero_ish, 0, evaluate=False))
+
+
+def test_conditions_true_false_and_or_not():
+    with certify._precision(64):
+        assert certify._condition(sp.true) is True
+        assert certify._condition(True) is True
+        assert certify._condition(sp.false) is False
+        assert certify._condition(False) is False
+        both = sp.And(_gt(1, 0), _gt(2, 1), evaluate=False)
+        one = sp.And(_gt(1, 0), _gt(1, 2), evaluate=False)
+        assert certify._condition(both) is True
+        assert certify._condition(one) is False
+        assert certify._condition(sp.Or(_gt(0, 1), _gt(1, 2), evaluate=False)) is False
+        assert certify._condition(sp.Or(_gt(0, 1), _gt(2, 1), evaluate=False)) is True
+        assert certify._condition(sp.Not(both, evaluate=False)) is False
+        assert certify._condition(sp.Not(one, evaluate=False)) is True
+
+
+def test_unevaluated_piecewise_residual_takes_the_branch_that_holds():
+    with sp.evaluate(False):
+        first = sp.Piecewise((sp.Integer(1), _gt(sp.Integer(0), 0)), (sp.Integer(-1), True))
+        second = sp.Piecewise((sp.Integer(1), _gt(sp.Integer(1), 2)), (sp.Integer(3), _gt(2, 1)))
+    assert certify.enclose(first) == -1
+    assert certify.enclose(second) == 3
+    cert = certify.certify_nonzero(first)
+    assert cert.method == "arb, 64 bits" and cert.enclosure.startswith("-1")
+
+
+def test_a_complex_box_off_zero_in_its_real_part_alone_excludes_zero():
+    import flint
+    assert certify._excludes_zero(flint.acb(flint.arb(1) / 2, 0)) is True
+    assert certify._excludes_zero(flint.acb(-1, 0)) is True
+    assert certify._excludes_zero(flint.acb(0, flint.arb(1) / 2)) is True
+    assert certify._excludes_zero(flint.acb(0, 0)) is False
+
+
+# -- rules.using: the step must be the claim's identity, either way round ----------------------------------
+
+def test_using_accepts_the_claims_identity_either_way_and_nothing_else():
+    sq = derive.claim("mut.square", (a + b) ** 2, a**2 + 2 * a * b + b**2).prove()
+    fwd = derive.chain("mut.using_fwd", (a + b) ** 2 + c).step(a**2 + 2 * a * b + b**2 + c, rules.using(sq))
+    back = derive.chain("mut.using_back", a**2 + 2 * a * b + b**2 + c).step((a + b) ** 2 + c, rules.using(sq))
+    wrong = derive.chain("mut.using_wrong", (a + b) ** 2 + c, expect=None).step(a**2 + b**2 + c, rules.using(sq))
+    assert (fwd.verdict, back.verdict, wrong.verdict) == (Verdict.PROVED, Verdict.PROVED, Verdict.UNPROVEN)
+    eq = derive.chain("mut.using_eq", ((a + b) ** 2, c)).step((a**2 + 2 * a * b + b**2, c), rules.using(sq))
+    assert eq.verdict is Verdict.PROVED
+    eq_wrong = derive.chain("mut.using_eq_wrong", ((a + b) ** 2, c), expect=None).step((a**2 + b**2, c), rules.using(sq))
+    assert eq_wrong.verdict is Verdict.UNPROVEN
+
+
+def test_using_an_unproved_claim_proves_nothing():
+    sq = derive.claim("mut.square_unproved", (a + b) ** 2, a**2 + 2 * a * b + b**2)
+    ch = derive.chain("mut.using_unproved", (a + b) ** 2, expect=None).step(a**2 + 2 * a * b + b**2, rules.using(sq))
+    assert ch.verdict is Verdict.UNPROVEN
+
+
+# -- claims: a named instance --------------------------------------------------------------------------------
+
+def test_instance_stand_in_must_meet_the_assumptions_where_the_general_claim_applies_it():
+    sr = sp.Function("sr", real=True)
+    t = sp.Symbol("t")
+    general = derive.claim("mut.sign_cubed", sp.sign(sr(z)) ** 3, sp.sign(sr(z))).prove()
+    assert general.verdict is Verdict.PROVED
+    false = derive.claim("mut.sign_cubed_complex", sp.sign(z) ** 3, sp.sign(z), expect=None)
+    with pytest.raises(ValueError, match="at a complex argument"):
+        false.prove(instance_of=general, mapping={sr: sp.Lambda(t, t)})
+    assert false.verdict is Verdict.UNPROVEN
+
+
+def test_matrix_instance_is_proved_entry_by_entry():
+    m = sp.Matrix([[(a + b) ** 2, a * b]])
+    general = derive.claim("mut.matrix_general", m, sp.Matrix([[a**2 + 2 * a * b + b**2, b * a]])).prove()
+    inst = derive.claim("mut.matrix_instance", sp.Matrix([[(c + 1) ** 2, c]]),
+                        sp.Matrix([[c**2 + 2 * c + 1, c]])).prove(instance_of=general, mapping={a: c, b: 1})
+    assert inst.verdict is Verdict.PROVED and inst.evidence.strategy == "instance"
+    other = derive.claim("mut.matrix_not_instance", sp.Matrix([[(c + 1) ** 2, c]]),
+                         sp.Matrix([[c**2 + 2 * c + 1, -c]]), expect=None).prove(instance_of=general, mapping={a: c, b: 1})
+    assert other.verdict is Verdict.UNPROVEN
+
+
+# -- claims: check and decide ----------------------------------------------------------------------------
+
+def test_check_takes_one_point_and_refuses_none():
+    one = derive.claim("mut.check_one", (a + b) ** 2, a**2 + 2 * a * b + b**2).check(points=1)
+    assert one.verdict is Verdict.CHECKED
+    assert one.evidence.detail.startswith("agrees at 1 seeded rational points")
+    with pytest.raises(TypeError, match="points must be a whole number >= 1"):
+        derive.claim("mut.check_zero", a, a).check(points=0)
+
+
+def test_check_of_a_real_sigma_applied_at_a_complex_argument_has_no_stand_in():
+    sr = sp.Function("sr", real=True)
+    with pytest.raises(ValueError, match="no test function meets the assumptions of sr"):
+        derive.claim("mut.real_sigma_complex", sr(z) * z, sr(z) * 2).check()
+    with pytest.raises(ValueError, match="no test function meets the assumptions of sr"):
+        witness.stand_ins_for(sr, sr(z))
+    assert len(witness.stand_ins_for(sr, sr(a))) == 6
+
+
+def test_decide_never_checks_matrix_symbols_and_refutes_by_search():
+    d = sp.Symbol("d", positive=True, integer=True)
+    X, Y = sp.MatrixSymbol("X", d, d), sp.MatrixSymbol("Y", d, d)
+    symbolic = derive.claim("mut.decide_symbolic", X * Y, Y * X).decide()
+    assert symbolic.verdict is Verdict.UNPROVEN
+    false = derive.claim("mut.decide_false", RELU(a) * b, RELU(b) * a).decide()
+    assert false.verdict is Verdict.REFUTED
+    assert false.evidence.detail == "exact, searched witness"
+    assert false.evidence.witness == {"a": "1", "b": "-1"}
