@@ -17,6 +17,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from derive.classification import MIME as CLASSIFICATION_MIME
 from derive.cli import main
+from derive.audit import AUDIT_MIME
 from derive.render import TABLE_MIME
 from derive.runner import find_notebooks
 from derive.site import MARKER, build, claim_graph, pages, runs_from_files, statement_pieces
@@ -286,7 +287,8 @@ def derive_tables(nb) -> list[tuple[str, dict]]:
             data = out.get("data", {})
             if "text/html" not in data:
                 continue
-            for mime, kind in ((TABLE_MIME, "claims"), (CLASSIFICATION_MIME, "classification"), (SUITE_MIME, "suite")):
+            for mime, kind in ((TABLE_MIME, "claims"), (CLASSIFICATION_MIME, "classification"), (SUITE_MIME, "suite"),
+                               (AUDIT_MIME, "audit")):
                 if mime in data:
                     found.append((kind, data[mime]))
     return found
@@ -324,6 +326,9 @@ def check_tables(name: str, shown: list[dict], nb) -> None:
                 assert [verdict_of(c) for c in verdict_cells] == [want["verdicts"][k] for k in symmetries], \
                     f"{name}: {want['label']}"
                 assert row["cells"][0] == want["label"], name
+        elif kind == "audit":  # one row per PAPER.md item, each cell as the audit computed it
+            assert [r["attrs"]["data-item"] for r in rows] == [cells[0] for cells in data], name
+            assert [r["cells"] for r in rows] == data, name
         else:
             by_notebook = {}
             for notebook, ident, verdict in data["rows"]:
@@ -468,7 +473,8 @@ def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser,
     solution = page.locator("details.derive-solution")
     assert solution.count() == 1 and solution.get_attribute("open") is None
     assert "(a + 1)**2" in solution.text_content()
-    assert page.locator("[id='claim-tiny.base'] mjx-container").count() == 1
+    assert page.locator("[id='claim-tiny.base'] .derive-claim-statement mjx-container").count() == 1
+    assert page.locator("[id='claim-tiny.base'] .derive-claim-scope mjx-container").count() == 1  # "for a ∈ ℝ"
     assert page.locator("[id='claims']").count() == 1
     assert page.locator("img").count() == 1
     assert "rests on" in page.inner_text("[id='claim-tiny.top']")  # the status line says what is new

@@ -11,7 +11,7 @@ import html
 from . import paper, render
 from .verdict import Verdict
 
-__all__ = ["DIRECTIONS", "CITED", "EVERY_SIZE", "audit", "Audit"]
+__all__ = ["AUDIT_MIME", "DIRECTIONS", "CITED", "EVERY_SIZE", "audit", "Audit"]
 
 #: item -> (claims for ⇒, claims for ⇐): identifiers or prefixes ending in "."; every one must be proved
 DIRECTIONS = {
