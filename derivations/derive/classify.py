@@ -111,7 +111,8 @@ def _trouble(exc) -> bool:
         return True
     text = str(exc)
     return isinstance(exc, (TypeError, ValueError)) and any(
-        w in text for w in ("comparable", "comparison", "Relational", "truth value", "too many digits", "digits"))
+        w in text for w in ("comparable", "comparison", "Relational", "truth value", "too many digits", "digits",
+                            "cannot be evaluated there", "not certified nonzero there"))
 
 
 def _say(exc) -> str:
