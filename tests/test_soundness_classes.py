@@ -535,3 +535,78 @@ def test_an_instance_mapping_must_be_exact(value):
         inst.prove(instance_of=g, mapping={a: value})
     with pytest.raises(ValueError, match="floating-point number"):
         rules.using(g, {a: value})
+
+
+# -- every size: block matrices of symbolic size, and sums over a unit or factor index ----------------------------
+def _every_size_objects():
+    from derive import forms
+
+    d_, r_ = sp.symbols("d r", integer=True, positive=True)
+    x, k = sp.MatrixSymbol("x", 1, d_), sp.MatrixSymbol("k", 1, d_)
+    y, u, v = sp.MatrixSymbol("y", 1, n), sp.MatrixSymbol("u", n, 1), sp.MatrixSymbol("v", d_, 1)
+    one = sp.OneMatrix(1, 1)
+    x_aug = sp.BlockMatrix([[x, one]])
+    e_aug = sp.BlockMatrix([[sp.ZeroMatrix(d_, 1)], [one]])
+    key = sp.BlockMatrix([[k.T], [sp.ZeroMatrix(1, 1)]])
+    C, W = sp.MatrixSymbol("C", d_, r_), sp.MatrixSymbol("W", r_, d_)
+    Q, K, V = sp.MatrixSymbol("Q", m, d_), sp.MatrixSymbol("K", m, d_), sp.MatrixSymbol("V", m, n)
+    i = sp.Symbol("i", integer=True)
+    return locals()
+
+
+def _false_every_size(name):
+    from derive import forms
+
+    o = _every_size_objects()
+    x, k, one, x_aug, e_aug, key, i = (o[s] for s in ("x", "k", "one", "x_aug", "e_aug", "key", "i"))
+    c_i, w_i = forms.column_of(o["C"], i), forms.row_of(o["W"], i)
+    q_i, v_i = forms.row_of(o["Q"], i), forms.row_of(o["V"], i)
+    cases = {
+        # block products: what the blocks multiply out to, off by the constant block
+        "block_score_plus_one": (x_aug * e_aug * key.T * x_aug.T, x * k.T + one),
+        "block_key_ends_in_one": (x_aug * e_aug * sp.BlockMatrix([[k.T], [one]]).T * x_aug.T, x * k.T),
+        "block_query_is_zero": (x_aug * e_aug, sp.ZeroMatrix(1, 1)),
+        # partitions that do not conform ((d, 1) against (1, d); (d, n) against (n, d)) are never multiplied blockwise
+        "block_shifted_partition": (x_aug * sp.BlockMatrix([[one], [k.T]]), x * k.T + one),
+        "block_swapped_partition": (sp.BlockMatrix([[x, o["y"]]]) * sp.BlockMatrix([[o["u"]], [o["v"]]]),
+                                    o["y"] * o["u"] + x * o["v"]),
+        # sums over an index: one term short, the wrong factor, the wrong unit's row
+        "index_sum_one_short": (x * o["C"] * o["W"] * x.T, forms.index_sum(i, (x * c_i) * (w_i * x.T), o["r_"] - 1)),
+        "index_sum_wrong_factor": (x * o["C"] * o["W"] * x.T, forms.index_sum(i, (x * c_i) * (c_i.T * x.T), o["r_"])),
+        "index_sum_query_twice": (
+            forms.index_sum(i, forms.elementwise(SIGMA, x * q_i.T * q_i * x.T) * v_i, m),
+            derive.forms.symmetric_rank1(x, o["Q"], o["K"], o["V"], SIGMA)),
+    }
+    return cases[name]
+
+
+@pytest.mark.parametrize("name", ["block_score_plus_one", "block_key_ends_in_one", "block_query_is_zero",
+                                  "block_shifted_partition", "block_swapped_partition", "index_sum_one_short",
+                                  "index_sum_wrong_factor", "index_sum_query_twice"])
+def test_every_size_false_statements_are_never_proved(name):
+    lhs, rhs = _false_every_size(name)
+    never_proved(f"sound.every_size.{name}", lhs, rhs)
+
+
+def test_every_size_true_statements_are_proved():
+    from derive import forms
+
+    o = _every_size_objects()
+    x, k, x_aug, e_aug, key, i = (o[s] for s in ("x", "k", "x_aug", "e_aug", "key", "i"))
+    assert free("sound.every_size.static_query", x_aug * e_aug * key.T * x_aug.T, x * k.T).prove().verdict is P
+    c_i, w_i = forms.column_of(o["C"], i), forms.row_of(o["W"], i)
+    assert free("sound.every_size.outer_sum", x * o["C"] * o["W"] * x.T,
+                forms.index_sum(i, (x * c_i) * (w_i * x.T), o["r_"])).prove().verdict is P
+
+
+@pytest.mark.parametrize("scale", ["nonzero", "negative", "real"])
+def test_every_size_two_slope_layer_keeps_no_scaling_of_unknown_sign(scale):
+    from derive import forms
+
+    o = _every_size_objects()
+    c_plus, c_minus = sp.symbols("c_+ c_-", real=True)
+    tau = sp.Lambda(t, c_plus * sp.Max(t, 0) + c_minus * sp.Min(t, 0))
+    g = sp.Symbol("g", **{scale: True})
+    G = lambda Q, K: forms.gated(o["x"], Q, K, o["V"], tau)
+    never_proved(f"sound.every_size.two_slope_{scale}", G(g * o["Q"], o["K"] / g), G(o["Q"], o["K"]),
+                 assume=[sp.Ne(g, 0)] if scale == "real" else [])

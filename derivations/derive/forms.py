@@ -23,6 +23,9 @@ __all__ = [
     "gated",
     "gated_rank_r",
     "unit_sum",
+    "row_of",
+    "column_of",
+    "index_sum",
     "elementwise",
     "hadamard",
 ]
@@ -257,6 +260,114 @@ class UnitSum(MatrixExpr):
 
     def _latex(self, printer):
         return _tex_unit_sum(printer, *self.args)
+
+
+def row_of(M, j):
+    """Row ``j`` (0-based, possibly a symbol) of a matrix of any size, as a 1×cols matrix expression.
+
+    >>> import sympy as sp
+    >>> d, j = sp.Symbol("d", integer=True, positive=True), sp.Symbol("j", integer=True)
+    >>> row_of(sp.MatrixSymbol("Q", 3, d), j)[0, 2]
+    Q[j, 2]
+    """
+    require_matrix("row_of", "M", M)
+    return RowOf(M, sp.sympify(j))
+
+
+def column_of(M, t):
+    """Column ``t`` (0-based, possibly a symbol) of a matrix of any size, as a rows×1 matrix expression.
+
+    >>> import sympy as sp
+    >>> r, t = sp.Symbol("r", integer=True, positive=True), sp.Symbol("t", integer=True)
+    >>> column_of(sp.MatrixSymbol("C", 2, r), t)[1, 0]
+    C[1, t]
+    """
+    require_matrix("column_of", "M", M)
+    return ColumnOf(M, sp.sympify(t))
+
+
+def index_sum(index, term, count):
+    """``Σ_{index=0}^{count-1} term``: a sum of matrices over an index (0-based), for a symbolic ``count`` too.
+
+    Entry ``(i, j)`` is the finite sum of entry ``(i, j)`` of ``term`` over the index: the sum of the units of a
+    layer, or of the outer products of a factorisation, at every size.
+
+    >>> import sympy as sp
+    >>> t = sp.Symbol("t", integer=True)
+    >>> C = sp.MatrixSymbol("C", 2, 3)
+    >>> index_sum(t, column_of(C, t), 3)[0, 0]
+    Sum(C[0, t], (t, 0, 2))
+    """
+    if not isinstance(index, sp.Symbol) or index.is_integer is not True:
+        raise TypeError(f"index_sum: index must be an integer Symbol, got {index!r}")
+    if not isinstance(term, MatrixExpr) or isinstance(term, sp.MatrixBase):
+        raise TypeError(f"index_sum: term must be a matrix expression, got {type(term).__name__}")
+    count = sp.sympify(count)
+    if any(index in sp.sympify(s).free_symbols for s in term.shape) or index in count.free_symbols:
+        raise ValueError(f"index_sum: the shape of term and the count must not depend on {index}")
+    return IndexSum(index, term, count)
+
+
+class RowOf(MatrixExpr):
+    """Row ``j`` of ``M`` (see :func:`row_of`); prints as ``q_j`` for a one-letter ``Q``."""
+
+    def __new__(cls, M, j):
+        return sp.Basic.__new__(cls, M, j)
+
+    @property
+    def shape(self):
+        return (1, self.args[0].shape[1])
+
+    def _entry(self, i, a, **kwargs):
+        M, j = self.args
+        return M[j, a]
+
+    def _latex(self, printer):
+        M, j = self.args
+        return _row_name(printer, M, printer._print(j))
+
+
+class ColumnOf(MatrixExpr):
+    """Column ``t`` of ``M`` as a column (see :func:`column_of`); prints as ``c_t`` for a one-letter ``C``."""
+
+    def __new__(cls, M, t):
+        return sp.Basic.__new__(cls, M, t)
+
+    @property
+    def shape(self):
+        return (self.args[0].shape[0], 1)
+
+    def _entry(self, a, i, **kwargs):
+        M, t = self.args
+        return M[a, t]
+
+    def _latex(self, printer):
+        M, t = self.args
+        return _row_name(printer, M, printer._print(t))
+
+
+class IndexSum(MatrixExpr):
+    """``Σ_{index=0}^{count-1} term`` (see :func:`index_sum`); ``index`` is bound."""
+
+    def __new__(cls, index, term, count):
+        return sp.Basic.__new__(cls, index, term, count)
+
+    @property
+    def shape(self):
+        return self.args[1].shape
+
+    @property
+    def free_symbols(self):
+        index, term, count = self.args
+        return (term.free_symbols - {index}) | count.free_symbols
+
+    def _entry(self, i, j, **kwargs):
+        index, term, count = self.args
+        return sp.Sum(term[i, j], (index, 0, count - 1))
+
+    def _latex(self, printer):
+        index, term, count = self.args
+        return rf"\sum_{{{printer._print(index)}=0}}^{{{printer._print(count - 1)}}} {printer._print(term)}"
 
 
 def _weighted_rows(sigma, scores, V):

@@ -31,7 +31,8 @@ def structural(diff):
     Matrix expressions are evaluated (transpose and product rules) at every level, also inside ``σ(…)``
     applied elementwise; when that leaves something, the generic entry ``(i, j)`` is unfolded into sums (as
     SymPy defines each entry of a product, Hadamard product and elementwise function, for every size; a
-    dimension of size 1 has the one index 0). Expressions with finite sums are then brought to a normal form
+    dimension of size 1 has the one index 0); products of conformable block matrices are first multiplied out block
+    by block (:func:`_collapse_blocks`). Expressions with finite sums are then brought to a normal form
     by exact rules only (:func:`canonical_sums`): linearity, a product of sums over independent ranges as one
     multiple sum, the order of summation over ranges that do not depend on each other (Fubini for finite sums)
     and the names of summation indices. What is left must cancel, or, sum by sum over the same ranges, have a
@@ -54,6 +55,11 @@ def structural(diff):
         if done == 0 or isinstance(done, sp.ZeroMatrix):
             return "matrix algebra (transpose and product rules) gives the zero matrix"
         symbolic = isinstance(done, MatrixExpr) and not isinstance(done, sp.MatrixBase)
+        if symbolic and done.has(sp.BlockMatrix):
+            done = _collapse_blocks(done)
+            if done == 0 or isinstance(done, sp.ZeroMatrix):
+                return "block matrix algebra (products of conformable blocks) gives the zero matrix"
+            symbolic = isinstance(done, MatrixExpr) and not isinstance(done, sp.MatrixBase)
         if symbolic:
             entry = _generic_entry(done)
             if _rename_bound(sp.expand(sp.factor_terms(entry))) == 0:
@@ -89,6 +95,23 @@ def _generic_entry(matrix):
     i, j = sp.symbols("i j", integer=True, nonnegative=True, cls=sp.Dummy)
     rows, cols = matrix.shape
     return matrix[0 if rows == 1 else i, 0 if cols == 1 else j]
+
+
+def _collapse_blocks(matrix):
+    """``matrix`` with every product, sum and transpose of block matrices multiplied out block by block.
+
+    SymPy's ``block_collapse`` multiplies two block matrices only when the column blocks of the one have the very
+    sizes of the row blocks of the other (conformable partitions, sizes compared as expressions), so each step is
+    the exact identity ``[A B] [C; D] = A C + B D`` and its kin; innermost first, also inside σ(…) and index sums.
+    """
+    from sympy.matrices.expressions.blockmatrix import block_collapse
+
+    def collapse(e):
+        out = block_collapse(e)
+        return out if out.shape == e.shape else e
+
+    return matrix.replace(
+        lambda e: isinstance(e, (sp.MatMul, sp.MatAdd, sp.Transpose)) and e.has(sp.BlockMatrix), collapse)
 
 
 #: at most this many summation indices are put in every order when looking for the normal form
