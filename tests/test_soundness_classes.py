@@ -610,3 +610,25 @@ def test_every_size_two_slope_layer_keeps_no_scaling_of_unknown_sign(scale):
     G = lambda Q, K: forms.gated(o["x"], Q, K, o["V"], tau)
     never_proved(f"sound.every_size.two_slope_{scale}", G(g * o["Q"], o["K"] / g), G(o["Q"], o["K"]),
                  assume=[sp.Ne(g, 0)] if scale == "real" else [])
+
+
+# -- multiply: from l = r only c·l = c·r follows, and c's own divisors must be nonzero --------------------------
+@pytest.mark.parametrize("start, step, by", [
+    ((a, b), (2 * a, 2 * b), 3),                  # multiplied by 2, not by the 3 it names
+    ((a, b), (a * z, b), z),                      # one side only
+    ((a, b), (a * z + 1, b * z), z),              # an extra term
+    ((w * a, w * b), (a, b), 1 / w),              # division by w in disguise: w may be 0
+    ((a * z, b * z), (a, b), 1 / z),              # the same with another symbol
+], ids=["wrong_factor", "one_side", "extra_term", "disguised_division", "disguised_division_z"])
+def test_multiply_proves_only_the_product(start, step, by):
+    ch = chain("sound.multiply", start, expect=None).step(step, rules.multiply(by))
+    assert ch.verdict is U
+
+
+def test_multiply_still_multiplies_and_refuses_floats():
+    assert chain("sound.multiply_ok", (a, b), expect=None).step((a * (z + 1), b * (z + 1)),
+                                                               rules.multiply(z + 1)).verdict is P
+    assert chain("sound.multiply_nonzero", (w * a, w * b), assume=[sp.Ne(w, 0)], expect=None).step(
+        (a, b), rules.multiply(1 / w)).verdict is P
+    with pytest.raises(TypeError, match="floating-point"):
+        rules.multiply(sp.Float("0.5"))

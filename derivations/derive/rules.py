@@ -12,13 +12,13 @@ from typing import Callable
 
 import sympy as sp
 
-from . import strategies
+from . import strategies, wellformed
 from .verdict import Verdict
 from .witness import evaluate_at, instance_problem
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "simplify",
-    "substitute", "instantiate", "divide", "rearrange", "using", "as_rule",
+    "substitute", "instantiate", "divide", "multiply", "rearrange", "using", "as_rule",
 ]
 
 
@@ -154,6 +154,32 @@ def divide(by) -> Rule:
 
     requires = () if by.is_zero is False else (sp.Ne(by, 0),)
     return Rule("divide", _text("divide by ") + f"{sp.latex(by)} \\neq 0", check, equations=True, requires=requires)
+
+
+def multiply(by) -> Rule:
+    """Multiply both sides by ``by``: from ``l = r`` follows ``by·l = by·r``, for any ``by`` defined there.
+
+    No condition on ``by`` beyond its own divisors being nonzero (``requires``): multiplying loses solutions but
+    never adds one, so the implication holds even where ``by`` is zero.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> derive.chain("doc.multiply", (a, b)).step((a * (a + b), b * (a + b)), rules.multiply(a + b)).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+    if isinstance(by, int) and not isinstance(by, bool):
+        by = sp.Integer(by)
+    if not isinstance(by, sp.Expr):
+        raise TypeError(f"multiply: by must be a SymPy expression, got {type(by).__name__}")
+    wellformed.refuse_inexact("multiply", by)
+
+    def check(p, n):
+        rest = _diff(n) - by * _diff(p)
+        return "multiplication of both sides" if strategies.expand(rest) or strategies.rational(rest) else None
+
+    requires = tuple(wellformed.unmet_denominators(by))
+    return Rule("multiply", _text("multiply by ") + sp.latex(by), check, equations=True, requires=requires)
 
 
 def rearrange() -> Rule:
