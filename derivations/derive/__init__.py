@@ -11,11 +11,12 @@ evidence -- four verdicts, never blurred -- and render it in a notebook.
 """
 from __future__ import annotations
 
-from . import forms, numeric, rules
+from . import exercises, forms, numeric, rules
 from .activations import ACTIVATIONS, activation, sigma, z
 from .chains import Chain, chain
 from .classify import classify
 from .claims import Claim, ExpectationError, SoundnessError, claim
+from .exercises import exercise
 from .registry import statements
 from .symbols import matrix, nonzero, positive, real, row
 from .tables import claim_table, suite_table
@@ -25,6 +26,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ACTIVATIONS", "Chain", "Claim", "Evidence", "ExpectationError", "SoundnessError", "Verdict",
-    "activation", "chain", "claim", "claim_table", "classify", "forms", "matrix", "nonzero", "numeric", "positive",
+    "activation", "chain", "claim", "claim_table", "classify", "exercise", "forms", "matrix", "nonzero", "numeric", "positive",
     "real", "row", "rules", "sigma", "statements", "suite_table", "z",
 ]
+
+exercises.install()  # in IPython: an ExpectationError shows as its message, not a traceback

@@ -17,7 +17,7 @@ from .. import render
 from .graph import ClaimGraph
 
 __all__ = ["TEMPLATES", "CONTENTS", "exporter", "page_name", "title_of", "summary_of", "anchored", "has_table",
-           "prepare", "relink", "lab_css", "with_contents", "figures_to_files"]
+           "prepare", "exercise_number", "relink", "lab_css", "with_contents", "figures_to_files"]
 
 TEMPLATES = Path(__file__).parent / "templates"
 BOILERPLATE, SOLUTION = "boilerplate", "solution"
@@ -211,17 +211,35 @@ def _embed_images(source: str, folder: Path | None) -> str:
     return _IMAGE.sub(embed, source)
 
 
+_EXERCISE = re.compile(r"^#{1,6}\s*Exercise\s+([0-9A-Z]+\.[0-9]+)\b", re.M)
+
+
+def exercise_number(source: str) -> str:
+    """The number of the exercise a Markdown cell heads (``### Exercise 5.1``), else ``""``.
+
+    >>> exercise_number("### Exercise 5.1\\n\\nProve it."), exercise_number("## Exercises")
+    ('5.1', '')
+    """
+    m = _EXERCISE.search(source)
+    return m.group(1) if m else ""
+
+
 def prepare(nb, graph: ClaimGraph, href, title: str, folder: Path | None = None):
-    """A copy of ``nb`` for the template: boilerplate input hidden, claims (first output of each) anchored.
+    """A copy of ``nb`` for the template: boilerplate input hidden, claims (first output of each) anchored,
+    each solution labelled with the number of the exercise it follows (``Solution 5.1``).
 
     ``href(identifier)`` gives the link of a claim's anchor (on its own page or another); ``folder`` is
     where the notebook's own files are (its Markdown images are embedded from there).
     """
     nb = copy.deepcopy(nb)
     nb.metadata["title"] = f"{re.sub(r'[$`*_]', '', title)} — derive"
-    cells, seen, tables = [], set(), []
+    cells, seen, tables, number = [], set(), [], ""
     for cell in nb.cells:
         tags = cell.metadata.get("tags", [])
+        if cell.cell_type == "markdown":
+            number = exercise_number(cell.source) or number
+        if SOLUTION in tags:  # "Solution 5.1", after the heading "Exercise 5.1"
+            cell.metadata["derive"] = {"solution": f"Solution {number}" if number else "Solution"}
         if BOILERPLATE in tags:
             if cell.cell_type != "code" or not cell.get("outputs"):
                 continue
