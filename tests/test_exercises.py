@@ -14,9 +14,10 @@ from derive.claims import ExpectationError
 from derive.site import pages
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-#: the notebooks whose exercises have answer cells (03, 04, 07 and 09 follow)
-OWNED = ["00_overview", "01_key_value_view", "02_query_absorption", "05_symmetry_breaking",
-         "06_sigma_over_z_lemma", "08_activation_atlas", "10_numeric_crosscheck"]
+#: the notebooks whose exercises have answer cells
+OWNED = ["00_overview", "01_key_value_view", "02_query_absorption", "03_bilinear_attention", "04_rank1_reduction",
+         "05_symmetry_breaking", "06_sigma_over_z_lemma", "07_inverse_scaling", "08_activation_atlas", "09_rank_r",
+         "10_numeric_crosscheck"]
 
 
 @pytest.fixture
