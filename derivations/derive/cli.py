@@ -109,24 +109,22 @@ def _sympy_version() -> str:
     return sympy.__version__
 
 
-def _seconds(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of seconds, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1 second, got {value}")
-    return value
+def _whole(what: str, unit: str):
+    """An argparse type: a whole number of at least 1, saying what it counts when it is not one."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number of {what}, got {text!r}") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"expected at least 1{unit}, got {value}")
+        return value
+
+    return parse
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of notebooks, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
+_seconds = _whole("seconds", " second")
+_jobs = _whole("notebooks", "")
 
 
 def _select(args) -> list[Path]:
