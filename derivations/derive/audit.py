@@ -11,7 +11,7 @@ import html
 from . import paper, render
 from .verdict import Verdict
 
-__all__ = ["AUDIT_MIME", "DIRECTIONS", "CITED", "EVERY_SIZE", "audit", "Audit"]
+__all__ = ["AUDIT_MIME", "DIRECTIONS", "PARTLY", "CITED", "EVERY_SIZE", "audit", "Audit"]
 
 #: item -> (claims for ⇒, claims for ⇐): identifiers or prefixes ending in "."; every one must be proved
 DIRECTIONS = {
@@ -21,7 +21,14 @@ DIRECTIONS = {
     "6.2": (["lemma.sigma_linear"], ["lemma.linear_satisfies_identity"]),
     "B1": (["homogeneous.positive_side", "homogeneous.negative_side", "homogeneous.at_zero",
             "homogeneous.nonzero_linear"], ["homogeneous.converse", "homogeneous.linear_converse"]),
-    "B3": (["gl_r.only_if."], ["gl_r.identity_all_M", "gl_r.relu_scaled_permutation", "gl_r.silu_permutation"]),
+    "B3": (["gl_r.relu_only_if.", "gl_r.silu_only_if.", "gl_r.support."],
+           ["gl_r.identity_if.", "gl_r.relu_if.", "gl_r.silu_if."]),
+}
+
+#: item -> (direction, the step of it that no claim mechanizes): that direction is then "partly", never "yes"
+PARTLY = {
+    "B3": ("⇒", "the counting step from one nonzero entry per column to M = PD, and for SiLU that "
+                "e^-1 = e^-m forces m = 1"),
 }
 
 #: item -> a standard fact the item rests on that is cited, not proved
@@ -95,7 +102,8 @@ def audit(records) -> Audit:
                 hits = [r for r in records if _matches(r["id"], patterns)]
                 ok = hits and all(r["verdict"] == Verdict.PROVED.value for r in hits) and \
                     all(any(_matches(r["id"], [p]) for r in hits) for p in patterns)
-                ways.append(f"{arrow} {'yes' if ok else 'no'}")
+                partly = PARTLY.get(item, ("", ""))[0] == arrow
+                ways.append(f"{arrow} {('partly' if partly else 'yes') if ok else 'no'}")
             directions = ", ".join(ways)
         else:
             directions = "(one way)"
@@ -105,6 +113,8 @@ def audit(records) -> Audit:
             rests = "yes" if all(_closure_proved(r["id"], by_id) for r in proved) else "no: something used is not proved"
         if item in CITED:
             rests += f"; cited: {CITED[item]}"
+        if item in PARTLY:
+            rests += f"; not mechanized: {PARTLY[item][1]}"
         rows.append({"item": item, "says": says, "claims": len(mine), "verdicts": render.verdict_counts(mine),
                      "scope": scope, "directions": directions, "rests": rests})
     return Audit(rows)

@@ -1,0 +1,42 @@
+from derive.audit import audit
+
+
+def rec(ident, verdict="proved", paper=(), scope="", uses=()):
+    return {"id": ident, "verdict": verdict, "paper": list(paper), "scope": scope, "uses": list(uses)}
+
+
+def row(records, item):
+    return next(r for r in audit(records).rows if r["item"] == item)
+
+
+def test_an_item_proved_at_every_size_says_so():
+    r = row([rec("kv.x", paper=["1.1"], scope="every size")], "1.1")
+    assert (r["claims"], r["scope"], r["directions"], r["rests"]) == (1, "every size", "(one way)", "yes")
+
+
+def test_an_item_stated_for_every_size_but_proved_at_small_sizes_says_not_every_size():
+    r = row([rec("kv.x", paper=["1.1"], scope="d=2, m=2, n=2")], "1.1")
+    assert r["scope"] == "sizes d=2, m=2, n=2 (not every size)"
+
+
+def test_a_proof_resting_on_an_unproved_claim_is_flagged():
+    records = [rec("kv.x", paper=["1.1"], scope="every size", uses=["kv.y"]), rec("kv.y", verdict="unproven")]
+    assert row(records, "1.1")["rests"] == "no: something used is not proved"
+
+
+def test_both_directions_need_every_named_claim_proved():
+    both = [rec("gated.exchange_one_unit", paper=["5.3"]), rec("gated.exchange_per_unit.any_size", paper=["5.3"])]
+    assert row(both, "5.3")["directions"] == "⇒ yes, ⇐ yes"
+    one = [both[0], rec("gated.exchange_per_unit.any_size", verdict="unproven", paper=["5.3"])]
+    assert row(one, "5.3")["directions"] == "⇒ yes, ⇐ no"
+
+
+def test_a_direction_with_a_step_no_claim_mechanizes_is_only_partly():
+    records = [rec(i, paper=["B3"]) for i in ("gl_r.relu_only_if.a", "gl_r.silu_only_if.b", "gl_r.support.c",
+                                              "gl_r.identity_if.d", "gl_r.relu_if.e", "gl_r.silu_if.f")]
+    r = row(records, "B3")
+    assert r["directions"] == "⇒ partly, ⇐ yes" and "not mechanized: the counting step" in r["rests"]
+
+
+def test_claims_without_a_paper_field_count_by_their_identifier():
+    assert row([rec("gated.exchange.relu", verdict="refuted")], "5.3")["claims"] == 1
