@@ -12,6 +12,7 @@ import sympy as sp
 from sympy.core.function import UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr
 
+from . import paper as _items
 from . import registry, render, second
 from . import strategies as _strategies
 from . import witness as _witness
@@ -185,7 +186,7 @@ class Statement:
             "checked": checked,
             "scope": scope,
             "scope_tex": scope_tex,
-            "paper": list(self.paper),
+            "paper": list(self.paper) or _items.items_of({"id": self.identifier}),  # given, else by identifier
             "caption": self.caption,
             "verdict": self.verdict.value,
             "expect": self.expect.value if self.expect else None,
