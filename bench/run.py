@@ -154,6 +154,7 @@ def three_way(limit):
         if c.evidence.strategy == "instance":
             continue
         k_ok, k_t = _timed(lambda: _kernel(c), limit)
+        review._MEMO.clear()  # Z3 timed on every claim, none answered from memory
         start = time.perf_counter()
         z_ok = review.identity(c.lhs, c.rhs, c.assume).result == "agrees"
         z_t = time.perf_counter() - start
@@ -167,6 +168,7 @@ def three_way(limit):
         print(f"   {cls:<18} {len(rs):>4}  " + "  ".join(f"{x:>16}" for x in cells))
     chains = [(nb, ch) for nb, ch in notebook_statements(find_notebooks(ROOT / "notebooks")) if isinstance(ch, derive.Chain)]
     start, agreed = time.perf_counter(), 0
+    review._MEMO.clear()
     for _, ch in chains:
         prev, ops = ch.start, []
         for expr, rule, _, _ in ch.steps:
@@ -182,12 +184,60 @@ def three_way(limit):
         timings = []
         for lhs, rhs in ((forms.symmetric_rank1(x, Q, K, V, derive.sigma), forms.symmetric_rank1(x, K, Q, V, derive.sigma)),
                          (forms.gated(x, al * Q, K / al, V, relu), forms.gated(x, Q, K, V, relu))):
+            review._MEMO.clear()
             start = time.perf_counter()
             op = review.identity(lhs, rhs)
             timings.append(f"{(time.perf_counter() - start) * 1e3:8.1f} ms ({op.result})")
         print(f"     d = {d:<2}  symmetric exchange {timings[0]}   gated ReLU scaling {timings[1]}")
     os.environ.pop("DERIVE_SECOND_OPINION", None)
+    second_cost()
     return rows, chains
+
+
+def second_cost():
+    """What the second opinion costs the notebooks: CPU of every ``second.review_*`` call, the notebooks run in this
+    process (each in its own registry, as in its own kernel); the results; the most resource units a query used."""
+    import z3
+
+    from derive import second
+    from derive.second import review
+
+    spent, used, probe_check = [0.0], [0], z3.Solver.check
+    real_claim, real_step = second.review_claim, second.review_step
+
+    def timed(fn):
+        def inner(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[0] += time.process_time() - start
+        return inner
+
+    def counted(solver, *args):  # resource units of this query: the context's count before and after
+        before = z3.Solver()
+        probe_check(before)
+        out = probe_check(solver, *args)
+        if out != z3.unknown:  # a query that ran out used the whole limit
+                used[0] = max(used[0], solver.statistics().get_key_value("rlimit count")
+                          - before.statistics().get_key_value("rlimit count"))
+        return out
+
+    second.review_claim, second.review_step, z3.Solver.check = timed(real_claim), timed(real_step), counted
+    try:
+        start, statements = time.process_time(), []
+        for path in find_notebooks(ROOT / "notebooks"):
+            review._MEMO.clear()  # each notebook runs in a kernel of its own: nothing is remembered across them
+            statements += notebook_statements([path])
+        total = time.process_time() - start
+    finally:
+        second.review_claim, second.review_step, z3.Solver.check = real_claim, real_step, probe_check
+    records = [s.record() for _, s in statements]
+    proved = [r for r in records if r["verdict"] == "proved"]
+    print(f"   cost in the notebooks (in this process): second.review_* {spent[0]:.2f} s of CPU, of {total:.2f} s "
+          f"for all cells ({spent[0] / max(total, 1e-9):.0%}); {second.summary_line(records)}")
+    print(f"   proved: {second.counts(proved)['agrees']}/{len(proved)} agree; most resource units a decided query used: "
+          f"{used[0]:,} (the limit {review.RLIMIT:,}; wall-clock safety net {review.TIMEOUT_MS / 1000:g} s)")
 
 
 # -- 2. suite vs floor ------------------------------------------------------------------------------------

@@ -151,3 +151,33 @@ def test_a_division_is_read_where_it_is_defined_and_never_inside_a_branch():
 def test_a_refutation_at_a_witness_outside_the_domain_disagrees():
     op = review.refutation(alpha * a, a, (), {alpha: -1, a: 1})
     assert op.result == "disagrees" and "domain" in op.why
+
+
+# -- cost: the same question is answered once; an instantiation is settled without quantifiers ------------
+def test_the_same_question_gets_the_same_opinion_once():
+    review._MEMO.clear()
+    first = review.identity(sp.Max(0, 2 * a), 2 * sp.Max(0, a))
+    again = review.identity(sp.Max(0, 2 * a), 2 * sp.Max(0, a))
+    assert (again.result, again.why) == (first.result, first.why) and len(review._MEMO) == 1
+    assert review.identity(sp.Matrix([[a]]), sp.Matrix([[a]])).result == "agrees"  # a mutable matrix is a key too
+
+
+def test_an_instantiation_step_is_proved_from_its_ground_instance():
+    op = review.step((s(alpha * a), alpha * s(a)), (s(alpha), alpha * s(1)), rules.instantiate({a: 1}), equations=True)
+    assert op.result == "agrees" and "instance" in op.why
+    wrong = review.step((s(alpha * a), alpha * s(a)), (s(alpha), 2 * alpha * s(1)), rules.instantiate({a: 1}),
+                        equations=True)
+    assert wrong.result != "agrees"
+
+
+def test_a_witness_is_evaluated_exactly_with_its_divisions():
+    assert review.refutation(a / b, b / a, (), {a: 1, b: 2}).result == "agrees"
+    assert review.refutation(a / b, b / a, (), {a: 1, b: 0}).result == "disagrees"  # undefined there
+
+
+def test_the_claims_page_filters_by_the_second_opinion():
+    from pathlib import Path
+
+    page = Path(derive.__file__).parent / "site" / "templates" / "claims.html.j2"
+    js = (Path(derive.__file__).parent / "site" / "static" / "site.js").read_text()
+    assert 'data-second="{{ c.second }}"' in page.read_text() and 'getAttribute("data-second")' in js

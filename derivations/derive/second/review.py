@@ -87,6 +87,9 @@ def _queries(t: Translator, facts, goals, inverses=None):
         if z3.is_false(g):  # Z3's own simplifier already reduced the goal to false
             yield z3.unsat
             continue
+        if z3.is_true(g) and all(z3.is_true(f) for f in prepared):  # ground, and true: satisfiable as it stands
+            yield z3.sat
+            continue
         s = z3.Solver()
         s.set("rlimit", RLIMIT)
         s.set("timeout", TIMEOUT_MS)
@@ -193,6 +196,40 @@ def _identity_sized(lhs, rhs, assume, abstract) -> str:
     return f"for {', '.join(str(s) for s in sizes)} ≤ {k}"
 
 
+#: opinions already given in this process, by their question (a notebook states many claims twice: a claim
+#: and its instance, a step and the claim it uses): the same question gets the same answer, at no cost
+_MEMO: dict = {}
+_MEMO_SIZE = 4096
+
+
+def _hashable(x):
+    if isinstance(x, sp.MatrixBase):
+        return sp.ImmutableMatrix(x)
+    if isinstance(x, dict):
+        return tuple(sorted(((_hashable(k), _hashable(v)) for k, v in x.items()), key=str))
+    if isinstance(x, (list, tuple)):
+        return tuple(_hashable(v) for v in x)
+    return x
+
+
+def _memo(key, about, fn) -> Opinion:
+    """:func:`_timed` once per distinct question ``key`` (with the limits it was asked under)."""
+    try:
+        key = (_hashable(key), RLIMIT, MAX_SIZE, MAX_COMBINATIONS, TIMEOUT_MS)
+        hash(key)
+    except TypeError:
+        return _timed(about, fn)
+    start = time.perf_counter()
+    hit = _MEMO.get(key)
+    if hit is not None:
+        return Opinion(hit.result, hit.why, time.perf_counter() - start, about)
+    out = _timed(about, fn)
+    if len(_MEMO) >= _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[key] = out
+    return out
+
+
 def _timed(about, fn) -> Opinion:
     start = time.perf_counter()
     try:
@@ -229,7 +266,7 @@ def identity(lhs, rhs, assume=()) -> Opinion:
     'unsat of lhs ≠ rhs (1 component) with erf uninterpreted'
     """
     assume = tuple(assume)
-    return _timed("proved", lambda: _identity(lhs, rhs, assume))
+    return _memo(("identity", lhs, rhs, assume), "proved", lambda: _identity(lhs, rhs, assume))
 
 
 def refutation(lhs, rhs, assume, witness: dict, component=None) -> Opinion:
@@ -268,7 +305,7 @@ def refutation(lhs, rhs, assume, witness: dict, component=None) -> Opinion:
             raise _Disagrees("the residual at the witness is zero")
         return "the residual at the exact witness is nonzero"
 
-    return _timed("refuted", run)
+    return _memo(("refutation", lhs, rhs, assume, witness, component), "refuted", run)
 
 
 def _mapping_of(rule) -> dict:
@@ -306,7 +343,8 @@ def step(prev, nxt, rule, assume=(), equations=False, premises=()) -> Opinion:
             return _substitution(prev, nxt, _mapping_of(rule), assume)
         return _identity(prev, nxt, assume)
 
-    return _timed("proved", run)
+    key = ("step", prev, nxt, rule.name, _mapping_of(rule), assume, equations, premises)
+    return _memo(key, "proved", run)
 
 
 def _substitution(prev, nxt, mapping, assume):
@@ -368,9 +406,15 @@ def _implication(prev, nxt, rule, assume, premises):
         if size_symbols(lhs, rhs) or complex_inputs(lhs, rhs):
             raise Outside("a step resting on a claim about complex or symbolic-size quantities")
         hypotheses.append(_forall(t, lhs, rhs, their_assume, f"u{k}."))
-    for mapping in ({}, _mapping_of(rule)):
-        hypotheses.append(_instance(t, prev[0], prev[1], mapping, facts))
-    if any(r == z3.sat for r in _queries(t, facts + hypotheses, goals)):
+    instances = [_instance(t, prev[0], prev[1], mapping, facts) for mapping in ({}, _mapping_of(rule))]
+    # first the ground instances alone (each follows from the quantified premise, so unsat is already a proof):
+    # an instantiation is settled there, without quantifiers, in a fraction of the resource limit
+    try:
+        if all(r == z3.unsat for r in _queries(t, facts + instances, goals)):
+            return "unsat of the conclusion's negation, given the premise at the step's instance"
+    except _Unknown:
+        pass
+    if any(r == z3.sat for r in _queries(t, facts + hypotheses + instances, goals)):
         raise _Disagrees("Z3 finds a σ and values at which the premises hold and the conclusion does not")
     return "unsat of the conclusion's negation, given the premise for all values"
 

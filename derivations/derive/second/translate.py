@@ -31,6 +31,7 @@ import itertools
 
 import sympy as sp
 import z3
+from z3.z3 import _to_expr_ref as _expr
 from sympy.core.function import AppliedUndef
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
@@ -59,24 +60,62 @@ def cancel_inverses(term, inverses: dict):
 
     Applied to the arguments of σ, it makes ``σ(α a · b/α)`` and ``σ(a b)`` the same term. Only the top two
     levels (sum, product) are looked at: nested applications were normalised when they were built.
-    ``inverses`` maps the name of ``r`` to that of ``x``.
+    ``inverses`` maps the name of ``r`` to that of ``x``. The walk reads Z3's terms through its C API: wrapping
+    every subterm as a Python object cost more than the solving.
     """
     if not inverses:
         return term
-    monomials = term.children() if z3.is_add(term) else [term]
+    ctx = term.ctx
+    c = ctx.ref()
+    monomials = _args(c, term.as_ast()) if _op(c, term.as_ast()) == z3.Z3_OP_ADD else [term.as_ast()]
     changed = False
     out = []
     for m in monomials:
-        if z3.is_mul(m):
-            factors = [g for f in m.children() for g in (f.children() if z3.is_mul(f) else [f])]
-            kept = _cancel(factors, inverses)
+        if _op(c, m) == z3.Z3_OP_MUL:
+            factors = [g for f in _args(c, m) for g in (_args(c, f) if _op(c, f) == z3.Z3_OP_MUL else [f])]
+            kept = _cancel(c, factors, inverses)
             if len(kept) != len(factors):
                 changed = True
-                m = kept[0] if len(kept) == 1 else z3.Product(*kept) if kept else z3.RealVal(1)
+                kept = [_expr(f, ctx) for f in kept]
+                out.append(kept[0] if len(kept) == 1 else z3.Product(*kept) if kept else z3.RealVal(1, ctx))
+                continue
         out.append(m)
     if not changed:
         return term
+    out = [x if isinstance(x, z3.ExprRef) else _expr(x, ctx) for x in out]
     return out[0] if len(out) == 1 else z3.Sum(*out)
+
+
+def _op(c, ast):
+    """The operator of a raw application (``None`` for anything else)."""
+    if z3.Z3_get_ast_kind(c, ast) != z3.Z3_APP_AST:
+        return None
+    return z3.Z3_get_decl_kind(c, z3.Z3_get_app_decl(c, ast))
+
+
+def _args(c, ast) -> list:
+    return [z3.Z3_get_app_arg(c, ast, i) for i in range(z3.Z3_get_app_num_args(c, ast))]
+
+
+def _name(c, ast):
+    """The name of a raw constant (an uninterpreted function of no arguments), else ``None``."""
+    if _op(c, ast) != z3.Z3_OP_UNINTERPRETED or z3.Z3_get_app_num_args(c, ast):
+        return None
+    return z3.Z3_get_symbol_string(c, z3.Z3_get_decl_name(c, z3.Z3_get_app_decl(c, ast)))
+
+
+def _cancel(c, factors, inverses):
+    names = [_name(c, f) for f in factors]
+    gone = set()
+    for pos, n in enumerate(names):
+        x = inverses.get(n)
+        if x is None:
+            continue
+        for q, m in enumerate(names):
+            if q not in gone and m == x:
+                gone |= {pos, q}
+                break
+    return [f for p, f in enumerate(factors) if p not in gone]
 
 
 def cancel_in_formula(formula, inverses: dict):
@@ -94,24 +133,6 @@ def cancel_in_formula(formula, inverses: dict):
         return f.decl()(*kids) if f.decl().kind() != z3.Z3_OP_UNINTERPRETED else f
 
     return walk(formula)
-
-
-def _name(t):
-    return t.decl().name() if z3.is_const(t) and not z3.is_rational_value(t) else None
-
-
-def _cancel(factors, inverses):
-    names = [_name(f) for f in factors]
-    gone = set()
-    for pos, n in enumerate(names):
-        x = inverses.get(n)
-        if x is None:
-            continue
-        for q, m in enumerate(names):
-            if q not in gone and m == x:
-                gone |= {pos, q}
-                break
-    return [f for p, f in enumerate(factors) if p not in gone]
 
 
 def _rational(value) -> str:
@@ -141,36 +162,47 @@ def _domain_facts(symbol) -> dict:
     return dict(modelled)
 
 
-def complex_inputs(*exprs) -> bool:
-    """Whether anything in ``exprs`` is complex: a symbol not known real, a matrix symbol, a σ not declared real."""
+@functools.lru_cache(maxsize=1024)
+def _scan(e) -> tuple:
+    """One walk over ``e``: whether anything is complex, and its size symbols (cached: asked once per query)."""
+    complex_, found = False, set()
+    for node in sp.preorder_traversal(e):
+        if isinstance(node, sp.MatrixSymbol):
+            complex_ = True
+        elif isinstance(node, sp.Symbol) and node.is_real is not True:
+            complex_ = True
+        elif isinstance(node, AppliedUndef) and node.is_real is not True:
+            complex_ = True
+        if isinstance(node, MatrixExpr) and not isinstance(node, sp.MatrixBase):
+            for dim in node.shape:
+                found |= sp.sympify(dim).free_symbols
+        elif isinstance(node, sp.Sum):
+            bound = set(node.variables)
+            for lim in node.limits:
+                for b in lim[1:]:
+                    found |= b.free_symbols - bound
+    return complex_, frozenset(found)
+
+
+def _scans(exprs):
     for e in exprs:
         if not isinstance(e, sp.Basic):
             continue
-        for node in sp.preorder_traversal(e):
-            if isinstance(node, sp.MatrixSymbol):
-                return True
-            if isinstance(node, sp.Symbol) and node.is_real is not True:
-                return True
-            if isinstance(node, AppliedUndef) and node.is_real is not True:
-                return True
-    return False
+        if isinstance(e, sp.MatrixBase) and not isinstance(e, sp.ImmutableMatrix):
+            e = sp.ImmutableMatrix(e)
+        yield _scan(e)
+
+
+def complex_inputs(*exprs) -> bool:
+    """Whether anything in ``exprs`` is complex: a symbol not known real, a matrix symbol, a σ not declared real."""
+    return any(c for c, _ in _scans(exprs))
 
 
 def size_symbols(*exprs) -> list:
     """The symbols that fix a shape or a summation range (``d, m, n`` of matrix symbols), sorted by name."""
     found = set()
-    for e in exprs:
-        if not isinstance(e, sp.Basic):
-            continue
-        for node in sp.preorder_traversal(e):
-            if isinstance(node, MatrixExpr) and not isinstance(node, sp.MatrixBase):
-                for dim in node.shape:
-                    found |= sp.sympify(dim).free_symbols
-            elif isinstance(node, sp.Sum):
-                bound = set(node.variables)
-                for lim in node.limits:
-                    for b in lim[1:]:
-                        found |= b.free_symbols - bound
+    for _, f in _scans(exprs):
+        found |= f
     return sorted(found, key=lambda s: s.name)
 
 
@@ -455,6 +487,9 @@ class Translator:
         re, im = v
         if im is not None:
             raise Outside("a division by a complex quantity")
+        if "|" not in re:  # a ground term (a witness's value): Z3 evaluates the division exactly
+            self.defined.append(f"(not (= {re} 0.0))")
+            return (f"(/ 1.0 {re})", None)
         if self._branch:
             raise Outside("a division inside a Piecewise branch")
         r = self.fresh("recip")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from .. import paper, render
+from .. import paper, render, second
 from ..runner import NotebookRun, claims_of
 from ..verdict import Verdict
 from . import blueprint, book, pages, search_index, vendor
@@ -340,6 +340,8 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
                 "page": pages.page_name(r.name), "notebook": r.name, "title": c.get("title") or "",
                 "statement": c.get("statement", ""), "assume": r",\ ".join(c.get("assume_tex") or []),
                 "badge": render.badge(Verdict(c["verdict"])), "status": status, "status_short": SHORT[status],
+                "second_html": Markup(render.second_badge(c)),
+                "second": (c.get("second_opinion") or {}).get("result", "none"),
                 "unexpected": render.unexpected(c), "expect": c.get("expect"), "verdict": c["verdict"],
                 "how": how, "paper": c.get("paper"),
                 "uses": [{"id": u, "href": None if graph.nodes[u].missing else f"#claim-{u}"} for u in c.get("uses", [])],
@@ -365,6 +367,7 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
     return {
         "title": title, "notebooks": steps, "claims": rows, "n_claims": len(claims), "problems": problems,
         "verdict_counts": render.verdict_counts(claims), "groups": _item_rows(runs, graph, rows),
+        "second_counts": [(r, n) for r, n in second.counts(claims).items() if n], "second_engine": second.ENGINE,
         "badges": {v.value: render.badge(v) for v in Verdict}, "fully": graph.counts()["fully-proved"],
         "legend": legend, "legend_items": [(s, v[0], v[1], v[2]) for s, v in STATUSES.items()],
         "item_legend": [(s, v[0]) for s, v in blueprint.ITEM_STATUSES.items()],

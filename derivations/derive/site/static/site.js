@@ -1,15 +1,19 @@
-// The claims page's filter: keep the claims whose text holds every word typed.
+// The claims page's filter: keep the claims whose text holds every word typed, and whose second opinion is the
+// one chosen (data-second on each card; ?second=agrees in the address chooses it, as the index's counts link).
 (function () {
   var box = document.getElementById("claims-filter");
   if (!box) return;
   var cards = Array.prototype.slice.call(document.querySelectorAll("article.claim-card"));
   var count = document.getElementById("claims-shown");
-  box.addEventListener("input", function () {
+  var pick = document.getElementById("claims-second");
+  var apply = function () {
     var words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var second = pick ? pick.value : "";
     var shown = 0;
     cards.forEach(function (card) {
       var text = card.getAttribute("data-search");
-      var keep = words.every(function (w) { return text.indexOf(w) >= 0; });
+      var keep = words.every(function (w) { return text.indexOf(w) >= 0; }) &&
+        (!second || card.getAttribute("data-second") === second);
       card.hidden = !keep;
       if (keep) shown += 1;
     });
@@ -19,8 +23,17 @@
       var head = group.previousElementSibling;
       if (head && head.tagName === "H3") head.hidden = !any;
     });
-    count.textContent = words.length ? shown + " shown" : "";
-  });
+    count.textContent = words.length || second ? shown + " shown" : "";
+  };
+  box.addEventListener("input", apply);
+  if (pick) {
+    pick.addEventListener("change", apply);
+    var asked = new URLSearchParams(window.location.search).get("second");
+    if (asked && Array.prototype.some.call(pick.options, function (o) { return o.value === asked; })) {
+      pick.value = asked;
+      apply();
+    }
+  }
 })();
 
 // Each step's summary on the index shows two lines; a click shows it whole.
