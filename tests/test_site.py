@@ -356,6 +356,10 @@ LAYOUT = """() => {
 }"""
 
 
+#: the longest a page may take to load and typeset before the test calls it broken
+PAGE_SECONDS = 120
+
+
 def open_page(browser, url: str, width: int = 1280) -> dict:
     """Open one page at a viewport ``width``, wait for MathJax, and gather what the checks need."""
     page = browser.new_page(viewport={"width": width, "height": 900 if width > 500 else 844})
@@ -365,6 +369,7 @@ def open_page(browser, url: str, width: int = 1280) -> dict:
     page.on("requestfailed", lambda r: problems.append(f"failed request {r.url}: {r.failure}"))
     page.on("request", lambda r: None if r.url.startswith(("file://", "data:"))
             else problems.append(f"request leaving file:// to {r.url}"))
+    page.set_default_timeout(PAGE_SECONDS * 1000)  # the claims page typesets every claim: about 20 s on 2 cores
     page.goto(url)
     page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
     page.evaluate("MathJax.startup.promise.then(() => true)")
@@ -466,6 +471,7 @@ def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser,
     if CHROMIUM.exists():
         assert (site / "derive.pdf").read_bytes()[:5] == b"%PDF-"
     page = browser.new_page()
+    page.set_default_timeout(PAGE_SECONDS * 1000)
     page.goto((site / "01_tiny.html").as_uri())
     text = page.inner_text("main")
     assert "set-up the reader need not see" not in text
