@@ -93,7 +93,7 @@ def _naive(claim):
 
 
 def _kernel(claim):
-    claim.verdict = derive.Verdict.UNPROVEN
+    claim._verdict = derive.Verdict.UNPROVEN  # re-proved from scratch (the verdict has no public setter)
     claim.prove()
     return claim.verdict is derive.Verdict.PROVED
 
@@ -215,12 +215,13 @@ def second_cost():
         return inner
 
     def counted(solver, *args):  # resource units of this query: the context's count before and after
-        before = z3.Solver()
-        probe_check(before)
+        probe = z3.Solver()
+        probe_check(probe)
+        before = probe.statistics().get_key_value("rlimit count")  # read now: it is the context's running count
         out = probe_check(solver, *args)
         if out != z3.unknown:  # a query that ran out used the whole limit
                 used[0] = max(used[0], solver.statistics().get_key_value("rlimit count")
-                          - before.statistics().get_key_value("rlimit count"))
+                          - before)
         return out
 
     second.review_claim, second.review_step, z3.Solver.check = timed(real_claim), timed(real_step), counted
