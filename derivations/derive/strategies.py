@@ -472,7 +472,7 @@ def _linear_in(core):
 
 def _cases_zero(expr, depth: int, split_on: list) -> int:
     """The number of cases when every one reduces to zero (see :func:`_by_breakpoints`), else 0."""
-    if any(a.has(sp.Piecewise) for a in [expr]):
+    if expr.has(sp.Piecewise):
         expr = sp.piecewise_fold(expr)
     if sp.expand(expr) == 0:
         return 1

@@ -174,8 +174,6 @@ def _settled(base, conditions) -> bool:
     factors = sp.Mul.make_args(sp.factor_terms(base))
     if len(factors) > 1 or (isinstance(base, sp.Pow) and base.exp.is_positive):
         parts = [f.base if isinstance(f, sp.Pow) and f.exp.is_positive else f for f in factors]
-        if isinstance(base, sp.Pow) and len(factors) == 1:
-            parts = [base.base]
         return all(p.is_zero is False or _settled(p, conditions) for p in parts)
     return False
 
