@@ -18,6 +18,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from derive.classification import MIME as CLASSIFICATION_MIME
 from derive.cli import main
 from derive.audit import AUDIT_MIME
+from derive.datatable import DATA_MIME
 from derive.render import TABLE_MIME
 from derive.runner import find_notebooks
 from derive.site import MARKER, build, claim_graph, pages, runs_from_files, statement_pieces
@@ -288,7 +289,7 @@ def derive_tables(nb) -> list[tuple[str, dict]]:
             if "text/html" not in data:
                 continue
             for mime, kind in ((TABLE_MIME, "claims"), (CLASSIFICATION_MIME, "classification"), (SUITE_MIME, "suite"),
-                               (AUDIT_MIME, "audit")):
+                               (AUDIT_MIME, "audit"), (DATA_MIME, "data")):
                 if mime in data:
                     found.append((kind, data[mime]))
     return found
@@ -326,6 +327,13 @@ def check_tables(name: str, shown: list[dict], nb) -> None:
                 assert [verdict_of(c) for c in verdict_cells] == [want["verdicts"][k] for k in symmetries], \
                     f"{name}: {want['label']}"
                 assert row["cells"][0] == want["label"], name
+        elif kind == "data":  # derive.table: every heading and cell as the data says (math typeset, so compared
+            # only where the cell holds none)
+            assert len(table["head"]) == len(data["head"]) and len(rows) == len(data["rows"]), name
+            for shown_cells, want in zip([table["head"]] + [r["cells"] for r in rows], [data["head"]] + data["rows"]):
+                for got, cell in zip(shown_cells, want):
+                    if "$" not in cell:
+                        assert got == cell, f"{name}: a table cell shows {got!r}, its data says {cell!r}"
         elif kind == "audit":  # one row per PAPER.md item, each cell as the audit computed it
             assert [r["attrs"]["data-item"] for r in rows] == [cells[0] for cells in data], name
             assert [r["cells"] for r in rows] == data, name

@@ -632,3 +632,31 @@ def test_multiply_still_multiplies_and_refuses_floats():
         (a, b), rules.multiply(1 / w)).verdict is P
     with pytest.raises(TypeError, match="floating-point"):
         rules.multiply(sp.Float("0.5"))
+
+
+# -- apply: from l = r only f(l) = f(r) follows, and only where f is defined at both sides ---------------------
+@pytest.mark.parametrize("start, step, f", [
+    ((a, 1), (a**2, 2), sp.Lambda(t, t**2)),                # not f of the sides
+    ((a, b), (sp.log(a), sp.log(b)), sp.log),               # log at a = b = 0 is undefined
+    ((a, 1), (1 / a, 1), sp.Lambda(t, 1 / t)),              # a pole where a = 0
+    ((a, b), (a**2, b), sp.Lambda(t, t**2)),                # one side only
+    ((a * a, b), (sp.Abs(a) * a, b), sp.sqrt),              # not a function class nor a Lambda: refused below
+], ids=["not_f_of_sides", "log_at_zero", "pole", "one_side", "sqrt_is_no_class"])
+def test_apply_proves_only_f_of_both_sides_where_f_is_defined(start, step, f):
+    if not isinstance(f, (sp.Lambda, sp.FunctionClass)):
+        with pytest.raises(TypeError, match="apply"):
+            rules.apply(f)
+        return
+    ch = chain("sound.apply", start, expect=None).step(step, rules.apply(f))
+    assert ch.verdict is U, ch.evidence.detail
+
+
+def test_apply_still_applies_where_defined():
+    m_ = sp.Symbol("m", real=True)
+    assert chain("sound.apply_log", (sp.exp(-1), sp.exp(-m_)), expect=None).step(
+        (-1, -m_), rules.apply(sp.log)).verdict is P
+    assert chain("sound.apply_pole_ok", (a, 1), assume=[sp.Ne(a, 0)], expect=None).step(
+        (1 / a, 1), rules.apply(sp.Lambda(t, 1 / t))).verdict is P
+    assert chain("sound.apply_sigma", (a, b), expect=None).step((SIGMA(a), SIGMA(b)), rules.apply(SIGMA)).verdict is P
+    with pytest.raises(ValueError, match="one variable"):
+        rules.apply(sp.Lambda((t, w), t + w))

@@ -15,6 +15,7 @@ from . import exercises, forms, numeric, rules
 from .activations import ACTIVATIONS, activation, sigma, z
 from .chains import Chain, chain
 from .classify import classify
+from .datatable import Link, table
 from .claims import Claim, ExpectationError, SoundnessError, claim
 from .exercises import exercise
 from .registry import statements
@@ -25,9 +26,9 @@ from .verdict import Evidence, Verdict
 __version__ = "0.1.0"
 
 __all__ = [
-    "ACTIVATIONS", "Chain", "Claim", "Evidence", "ExpectationError", "SoundnessError", "Verdict",
+    "ACTIVATIONS", "Chain", "Claim", "Evidence", "ExpectationError", "Link", "SoundnessError", "Verdict",
     "activation", "chain", "claim", "claim_table", "classify", "exercise", "forms", "matrix", "nonzero", "numeric", "positive",
-    "real", "row", "rules", "sigma", "statements", "suite_table", "z",
+    "real", "row", "rules", "sigma", "statements", "suite_table", "table", "z",
 ]
 
 exercises.install()  # in IPython: an ExpectationError shows as its message, not a traceback

@@ -27,8 +27,7 @@ DIRECTIONS = {
 
 #: item -> (direction, the step of it that no claim mechanizes): that direction is then "partly", never "yes"
 PARTLY = {
-    "B3": ("⇒", "the counting step from one nonzero entry per column to M = PD, and for SiLU that "
-                "e^-1 = e^-m forces m = 1"),
+    "B3": ("⇒", "the counting step that reads at most one nonzero entry per column as a support pattern M_ρ"),
 }
 
 #: item -> a standard fact the item rests on that is cited, not proved

@@ -64,7 +64,8 @@ class Chain(Statement):
         """What the step needs that the chain does not give: the rule's conditions, every divisor's, and the
         chain's own assumptions at an instantiation."""
         needs = [c for c in rule.requires if c not in self.assume]
-        for side in (*_sides(prev), *_sides(expr)):
+        built = [rule.puts_into(side) for side in _sides(prev)] if rule.puts_into is not None else []
+        for side in (*_sides(prev), *_sides(expr), *built):
             needs += [c for c in wellformed.unmet_denominators(side, self.assume) if c not in needs]
         said = [f"needs {', '.join(sp.sstr(c) for c in needs)}, which neither the symbols' assumptions nor the "
                 f"chain's assume give"] if needs else []

@@ -18,7 +18,7 @@ from .witness import evaluate_at, instance_problem
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "simplify",
-    "substitute", "instantiate", "divide", "multiply", "rearrange", "using", "as_rule",
+    "substitute", "instantiate", "divide", "multiply", "apply", "rearrange", "using", "as_rule",
 ]
 
 
@@ -29,7 +29,9 @@ class Rule:
     ``requires`` lists the conditions the step also needs that the symbols' own assumptions do not settle (such
     as ``z ≠ 0`` to divide by a real ``z``): a chain takes such a step only when it assumes each of them itself.
     ``instantiates`` is the mapping of an instantiation: the chain's own assumptions about those variables must
-    still hold at it (a chain that divided by ``w`` under ``w ≠ 0`` cannot then put ``w := 0``).
+    still hold at it (a chain that divided by ``w`` under ``w ≠ 0`` cannot then put ``w := 0``). ``puts_into``
+    gives, for a side of the previous step, the expression the rule builds around it (``log(side)``), whose
+    divisors and poles the chain checks like its own.
     """
 
     name: str
@@ -39,6 +41,9 @@ class Rule:
     equations: bool = False  # True for rules between equations (implication chains)
     requires: tuple = ()
     instantiates: dict = field(default_factory=dict, compare=False)
+    #: for a rule that puts each side of the previous step into an expression (``apply``): that expression, as
+    #: written before SymPy evaluates it; its divisors must be nonzero where the chain holds
+    puts_into: Callable | None = field(default=None, repr=False, compare=False)
 
 
 def _diff(pair):
@@ -180,6 +185,52 @@ def multiply(by) -> Rule:
 
     requires = tuple(wellformed.unmet_denominators(by))
     return Rule("multiply", _text("multiply by ") + sp.latex(by), check, equations=True, requires=requires)
+
+
+def apply(f) -> Rule:
+    """Apply one function to both sides: from ``l = r`` follows ``f(l) = f(r)`` (``next`` must be exactly that).
+
+    ``f`` is a SymPy function such as ``sp.log`` or a one-variable ``Lambda``. The step holds only where ``f`` is
+    defined at both sides: every divisor and pole of ``f(l)`` and ``f(r)``, as written before SymPy evaluates them,
+    must be nonzero, by the symbols' assumptions or the chain's (``log`` needs its argument nonzero).
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> m = sp.Symbol("m", real=True)
+    >>> derive.chain("doc.apply", (sp.exp(-1), sp.exp(-m))).step((-1, -m), rules.apply(sp.log)).verdict
+    <Verdict.PROVED: 'proved'>
+    >>> derive.chain("doc.apply_pole", (m, 2 * m), expect=None).step((1 / m, 1 / (2 * m)), rules.apply(
+    ...     sp.Lambda(sp.Symbol("t"), 1 / sp.Symbol("t")))).verdict
+    <Verdict.UNPROVEN: 'unproven'>
+    """
+    if isinstance(f, sp.Lambda):
+        if len(f.variables) != 1:
+            raise ValueError(f"apply: needs a function of one variable, got a Lambda of {len(f.variables)}")
+        wellformed.refuse_inexact("apply", f.expr)
+        variable = f.variables[0]
+
+        def unevaluated(x):
+            with sp.evaluate(False):
+                return f.expr.xreplace({variable: x})
+        name = sp.latex(f)
+    elif isinstance(f, sp.FunctionClass) and issubclass(f, sp.Function):
+        if getattr(f, "nargs", None) is not None and 1 not in f.nargs:
+            raise ValueError(f"apply: {f.__name__} does not take one argument")
+
+        def unevaluated(x):
+            return f(x, evaluate=False)
+        name = sp.latex(sp.Symbol(f.__name__))
+    else:
+        raise TypeError(f"apply: needs a SymPy function (such as sp.log) or a one-variable Lambda, got "
+                        f"{type(f).__name__} {f!r:.60}")
+
+    def check(p, n):
+        if all(_zero(sp.sympify(f(before)) - after) for before, after in zip(p, n)):
+            return f"{name} of both sides"
+        return None
+
+    return Rule("apply", _text("apply ") + name + _text(" to both sides"), check, equations=True,
+                puts_into=unevaluated)
 
 
 def rearrange() -> Rule:
