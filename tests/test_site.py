@@ -501,3 +501,21 @@ def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser,
     page.fill("nav.derive-nav input.derive-search-box", "tiny.top")
     assert "tiny.top" in page.inner_text(".derive-search-results")
     page.close()
+
+
+def test_the_book_opens_with_a_title_page_and_contents_linked_to_each_notebook(tmp_path):
+    from derive.site.book import book_html
+
+    pages = []
+    for stem, heading in (("01_a", "Step 1 · The first"), ("02_b", "Step 2 · <em>The</em> second &amp; last")):
+        page = tmp_path / f"{stem}.html"
+        page.write_text(f"<html><head><title>x</title></head><body><main><h1 id='h'>{heading}"
+                        f"<a class='anchor-link' href='#h'>¶</a></h1><p>text of {stem}</p>"
+                        f"<nav class=\"derive-pager\">next</nav></main></body></html>", encoding="utf-8")
+        pages.append(page)
+    book = book_html(tmp_path, pages, "A <title>")
+    assert "<title>A &lt;title&gt;</title>" in book and 'class="derive-book-title">A &lt;title&gt;</h1>' in book
+    contents = book[book.index("derive-book-contents"):book.index('id="book-01_a"')]
+    assert '<a href="#book-01_a">Step 1 · The first</a>' in contents
+    assert '<a href="#book-02_b">Step 2 · The second &amp; last</a>' in contents
+    assert book.index("text of 01_a") < book.index("text of 02_b") and "derive-pager" not in book

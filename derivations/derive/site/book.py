@@ -6,11 +6,15 @@ Chromium (or playwright) :func:`write_pdf` returns a one-line reason instead of 
 """
 from __future__ import annotations
 
+import html
 import os
 import re
 import shutil
 import threading
+from datetime import date
 from pathlib import Path
+
+from .. import __version__
 
 __all__ = ["PDF", "chromium", "book_html", "write_pdf"]
 
@@ -18,6 +22,26 @@ PDF = "derive.pdf"
 _CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 _MAIN = re.compile(r"<main>(.*)</main>", re.S)
 _HEAD = re.compile(r"<head>(.*?)</head>", re.S)
+_H1 = re.compile(r"<h1[^>]*>(.*?)</h1>", re.S)
+_TAGS = re.compile(r"<[^>]+>")
+_ANCHOR = re.compile(r"¶\s*$")
+
+
+def _heading(main: str, fallback: str) -> str:
+    """The page's first heading as plain text (its permalink mark dropped)."""
+    found = _H1.search(main)
+    text = _TAGS.sub("", found.group(1)) if found else fallback
+    return html.escape(_ANCHOR.sub("", html.unescape(text)).strip(), quote=False)
+
+
+def _front(title: str, entries: list[tuple[str, str]]) -> str:
+    """The title page and the contents: one line per notebook, linked to where it starts."""
+    rows = "".join(f'<li><a href="#book-{stem}">{heading}</a></li>' for stem, heading in entries)
+    return (f'<section class="derive-book-front"><h1 class="derive-book-title">{html.escape(title)}</h1>'
+            '<p class="derive-book-sub">A machine-checked companion: every claim re-run, every verdict exact, '
+            'each one shown with how it was obtained.</p>'
+            f'<p class="derive-book-sub">derive {__version__} · printed {date.today().isoformat()}</p></section>'
+            f'<section class="derive-book-contents"><h2>Contents</h2><ol>{rows}</ol></section>')
 
 
 def chromium() -> str | None:
@@ -29,18 +53,25 @@ def chromium() -> str | None:
 
 
 def book_html(site: Path, pages: list[Path], title: str) -> str:
-    """One HTML document holding the main column of each page, each starting on a new sheet."""
+    """One HTML document: a title page, the contents, then the main column of each page, each on a new sheet."""
     head = _HEAD.search(pages[0].read_text(encoding="utf-8")).group(1)
-    head = re.sub(r"<title>.*?</title>", f"<title>{title}</title>", head, flags=re.S)
-    parts = []
+    head = re.sub(r"<title>.*?</title>", f"<title>{html.escape(title)}</title>", head, flags=re.S)
+    parts, entries = [], []
     for page in pages:
         main = _MAIN.search(page.read_text(encoding="utf-8"))
         body = re.sub(r'<nav class="derive-pager".*?</nav>', "", main.group(1), flags=re.S) if main else ""
-        parts.append(f'<section class="derive-book-page">{body}</section>')
-    style = ("<style>.derive-book-page{break-before:page}.derive-book-page:first-child{break-before:auto}"
+        entries.append((page.stem, _heading(body, page.stem)))
+        parts.append(f'<section class="derive-book-page" id="book-{page.stem}">{body}</section>')
+    style = ("<style>.derive-book-page,.derive-book-contents{break-before:page}"
+             ".derive-book-front,.derive-book-contents{font-family:var(--derive-sans)}"
+             ".derive-book-front{padding-top:30vh;text-align:center}"
+             ".derive-book-title{font-size:30px;line-height:1.3;margin:0 0 18px}"
+             ".derive-book-sub{font-size:15px;color:#57606a;margin:6px 0}"
+             ".derive-book-contents ol{font-size:15px;line-height:2}.derive-book-contents a{text-decoration:none}"
              "body.jp-Notebook main{max-width:none}</style>")
     return (f"<!DOCTYPE html><html lang=\"en\"><head>{head}{style}</head>"
-            f'<body class="jp-Notebook derive-book" data-jp-theme-light="true"><main>{"".join(parts)}</main></body></html>')
+            f'<body class="jp-Notebook derive-book" data-jp-theme-light="true"><main>{_front(title, entries)}'
+            f'{"".join(parts)}</main></body></html>')
 
 
 def write_pdf(site: Path, pages: list[Path], title: str, timeout: float = 180) -> tuple[Path | None, str]:
