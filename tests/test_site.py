@@ -366,6 +366,8 @@ LAYOUT = """() => {
 
 #: the longest a page may take to load and typeset before the test calls it broken
 PAGE_SECONDS = 120
+#: a page's address with every expression typeset at once (a reader's browser typesets math as it scrolls in)
+ALL = "?typeset=all"
 
 
 def open_page(browser, url: str, width: int = 1280) -> dict:
@@ -377,7 +379,7 @@ def open_page(browser, url: str, width: int = 1280) -> dict:
     page.on("requestfailed", lambda r: problems.append(f"failed request {r.url}: {r.failure}"))
     page.on("request", lambda r: None if r.url.startswith(("file://", "data:"))
             else problems.append(f"request leaving file:// to {r.url}"))
-    page.set_default_timeout(PAGE_SECONDS * 1000)  # the claims page typesets every claim: about 20 s on 2 cores
+    page.set_default_timeout(PAGE_SECONDS * 1000)  # all at once, the claims page typesets in about 20 s on 2 cores
     page.goto(url)
     page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
     page.evaluate("MathJax.startup.promise.then(() => true)")
@@ -417,12 +419,12 @@ def check_site(browser, site: Path, sources: dict) -> dict:
     names = ["index.html", "claims.html"] + [pages.page_name(stem) for stem in sources]
     assert sorted(p.name for p in site.glob("*.html")) == sorted(names)
     seen = {}
-    for name in names:
-        phone = open_page(browser, (site / name).as_uri(), 390)
+    for name in names:  # every expression typeset at once, as a reader sees it after scrolling the whole page
+        phone = open_page(browser, (site / name).as_uri() + ALL, 390)
         check_layout(name, 390, phone["layout"])
         assert phone["untypeset"] == [] and phone["problems"] == [], name
         phone["page"].close()
-        got = open_page(browser, (site / name).as_uri())
+        got = open_page(browser, (site / name).as_uri() + ALL)
         check_layout(name, 1280, got["layout"])
         seen[name] = got
         assert got["problems"] == [], name
@@ -519,3 +521,22 @@ def test_the_book_opens_with_a_title_page_and_contents_linked_to_each_notebook(t
     assert '<a href="#book-01_a">Step 1 · The first</a>' in contents
     assert '<a href="#book-02_b">Step 2 · The second &amp; last</a>' in contents
     assert book.index("text of 01_a") < book.index("text of 02_b") and "derive-pager" not in book
+
+
+
+def test_math_is_typeset_as_it_scrolls_into_view(browser, tiny_site):
+    site, _ = tiny_site
+    page = browser.new_page(viewport={"width": 390, "height": 500})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(PAGE_SECONDS * 1000)
+    page.goto((site / "claims.html").as_uri())
+    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("MathJax.startup.promise.then(() => true)")
+    assert page.evaluate("window.deriveTypesetAll") is False
+    last = page.locator("article[id='claim-tiny.top'] .cc-statement mjx-container").last
+    last.scroll_into_view_if_needed()
+    page.wait_for_function("""() => { const m = [...document.querySelectorAll("article[id='claim-tiny.top'] .cc-statement mjx-container")];
+      return m.length > 0 && m.every(e => !e.hasAttribute('mjx-lazy') && e.getBoundingClientRect().width > 0); }""")
+    assert page.locator("mjx-merror").count() == 0 and errors == []
+    page.close()

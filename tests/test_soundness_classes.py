@@ -75,7 +75,7 @@ def test_an_instance_needs_a_real_stand_in(stand_in):
         inst.prove(instance_of=GENERAL, mapping={SIGMA: stand_in})
     with pytest.raises(ValueError, match="breaks the assumption that sigma is real"):
         rules.using(GENERAL, {SIGMA: stand_in})
-    with pytest.raises(ValueError, match="breaks the assumption that sigma is real"):
+    with pytest.raises(ValueError, match="breaks the assumption that sigma is real"):  # (nor any σ at all)
         rules.instantiate({SIGMA: stand_in})
     with pytest.raises(ValueError, match="breaks the assumption that sigma is real"):
         free("sound.witness_fn", sp.Abs(SIGMA(a)), SIGMA(a) * sp.sign(SIGMA(a))).refute(witness={SIGMA: stand_in, a: 1})
@@ -517,13 +517,14 @@ def test_sides_that_are_no_values_are_refused(side):
         claim("sound.no_value", side, side)
 
 
-def test_an_instantiated_function_keeps_the_chain_assumptions_about_it():
+def test_a_function_the_chain_assumes_about_is_never_instantiated():
     for value in (sp.Lambda(t, 0), sp.Lambda(t, t - w), sp.Lambda(t, t * 0)):
         ch = chain("sound.sigma_assumed", (SIGMA(w) * a, SIGMA(w) * SIGMA(1)), assume=[sp.Ne(SIGMA(w), 0)],
                    expect=None)
         ch.step((a, SIGMA(1)), rules.divide(SIGMA(w)))
-        ch.step((a, value(1)), rules.instantiate({SIGMA: value}))
-        assert ch.verdict is U
+        with pytest.raises(ValueError, match="sigma is a function"):
+            ch.step((a, value(1)), rules.instantiate({SIGMA: value}))
+        assert ch.verdict is P  # what it proved so far stands
 
 
 @pytest.mark.parametrize("value", [0.5, sp.Float("0.5"), sp.Float("1e-30") + sp.Rational(1, 2)],
@@ -660,3 +661,54 @@ def test_apply_still_applies_where_defined():
     assert chain("sound.apply_sigma", (a, b), expect=None).step((SIGMA(a), SIGMA(b)), rules.apply(SIGMA)).verdict is P
     with pytest.raises(ValueError, match="one variable"):
         rules.apply(sp.Lambda((t, w), t + w))
+
+
+# -- an implication chain's premise is a hypothesis about its functions: σ is never instantiated ----------------
+@pytest.mark.parametrize("start, mapping", [
+    ((SIGMA(a) * b, SIGMA(b) * a), {SIGMA: sp.Lambda(t, t**2)}),     # σ = id satisfies it; t² gives 2 = 4
+    ((SIGMA(a), 0), {SIGMA: sp.Lambda(t, 1)}),                         # σ ≡ 0 satisfies it; 1 = 0
+    ((SIGMA(a) - SIGMA(b), 0), {SIGMA: sp.Lambda(t, t)}),              # σ constant satisfies it; a = b
+], ids=["lemma_to_two_equals_four", "zero_to_one", "constant_to_identity"])
+def test_a_chain_never_puts_a_function_for_the_one_its_premise_is_about(start, mapping):
+    with pytest.raises(ValueError, match="is a function, and an implication chain's premise is a hypothesis"):
+        chain("sound.sigma_fixed", start, expect=None).step((0, 0), rules.instantiate(mapping))
+
+
+# -- every function's poles count: those derive lists, and defined(f(u)) for those it does not know -------------
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.tanh(u) * sp.cosh(u), sp.sinh(u)),                 # tanh has poles at iπ/2 + iπk
+    (sp.sech(u) * sp.cosh(u), sp.Integer(1)),              # so has sech
+    (a * sp.gamma(a), sp.gamma(a + 1)),                    # Γ has poles at 0, −1, −2, …
+    (a * sp.Piecewise((1, a > 0)), sp.Max(a, 0)),          # no value for a ≤ 0
+    ((1 - u**2) * sp.atanh(u), (1 - u**2) * sp.atanh(u) + 0 * u),  # atanh: poles at ±1 (a true side, still needs it)
+], ids=["tanh", "sech", "gamma", "piecewise_without_fallback", "atanh"])
+def test_functions_with_poles_need_their_values(lhs, rhs):
+    c = never_proved("sound.poles", lhs, rhs)
+    assert "needs" in c.evidence.detail, c.evidence.detail
+
+
+def test_functions_defined_everywhere_need_nothing():
+    assert free("sound.tanh_real", sp.tanh(a) * sp.cosh(a), sp.sinh(a)).prove().verdict is P  # cosh(a) ≥ 1 for real a
+    assert free("sound.atan_real", sp.atan(a) - sp.atan(a) + a, a).prove().verdict is P
+
+
+@pytest.mark.parametrize("start, step, by", [
+    ((sp.cosh(u), 0), (sp.cosh(u) * sp.tanh(u), 0), rules.apply(sp.Lambda(t, t * sp.tanh(u)))),
+    ((a, 0), (a * sp.gamma(a), 0), rules.apply(sp.Lambda(t, t * sp.gamma(a)))),
+    ((a, 0), (a * sp.gamma(a), 0), rules.multiply(sp.gamma(a))),
+], ids=["apply_tanh", "apply_gamma", "multiply_gamma"])
+def test_a_chain_step_through_a_pole_is_not_taken(start, step, by):
+    ch = chain("sound.pole_step", start, expect=None).step(step, by)
+    assert ch.verdict is U and "needs" in ch.evidence.detail
+
+
+def test_a_witness_where_a_function_has_no_value_is_refused():
+    with pytest.raises(ValueError, match="gamma\\(a\\) has no value there"):
+        free("sound.gamma_witness", sp.gamma(a + 1), a * sp.gamma(a) + 1).refute(witness={a: 0})
+    assert free("sound.gamma_witness_ok", sp.gamma(a + 1), a * sp.gamma(a) + 1).refute(witness={a: 1}).verdict is R
+
+
+@pytest.mark.parametrize("f", [sp.Piecewise, sp.polygamma, sp.KroneckerDelta], ids=["piecewise", "polygamma", "delta"])
+def test_apply_needs_a_function_of_one_expression(f):
+    with pytest.raises(ValueError, match="is not a function of one expression"):
+        rules.apply(f)

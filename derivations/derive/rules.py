@@ -127,8 +127,26 @@ def substitute(mapping: dict) -> Rule:
 
 
 def instantiate(mapping: dict) -> Rule:
-    """From an equation for all values, the instance at ``mapping`` (e.g. ``b = 1``)."""
+    """From an equation for all values of its variables, the instance at ``mapping`` (e.g. ``b = 1``).
+
+    Only variables are instantiated. The premise of an implication chain is a hypothesis about its functions
+    (``σ(a)b = σ(b)a`` for all ``a, b``, for one σ), so σ stays fixed through the chain: putting ``t**2`` for it
+    would turn a hypothesis that σ = id satisfies into ``2 = 4``. A proved identity is used at a function with
+    :func:`using` instead.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> rules.instantiate({derive.sigma: sp.Lambda(sp.Symbol("t"), sp.Symbol("t")**2)})
+    Traceback (most recent call last):
+    ...
+    ValueError: instantiate: sigma is a function, and an implication chain's premise is a hypothesis about it: only variables are instantiated (to use a proved identity at a function, rules.using(claim, {sigma: ...}))
+    """
     _check_mapping("instantiate", mapping)
+    for key in mapping:
+        if not isinstance(key, sp.Symbol):
+            raise ValueError(f"instantiate: {key.__name__} is a function, and an implication chain's premise is a "
+                             f"hypothesis about it: only variables are instantiated (to use a proved identity at a "
+                             f"function, rules.using(claim, {{{key.__name__}: ...}}))")
 
     def check(p, n):
         return "instance" if _zero(evaluate_at(_diff(p), mapping) - _diff(n)) else None
@@ -214,8 +232,10 @@ def apply(f) -> Rule:
                 return f.expr.xreplace({variable: x})
         name = sp.latex(f)
     elif isinstance(f, sp.FunctionClass) and issubclass(f, sp.Function):
-        if getattr(f, "nargs", None) is not None and 1 not in f.nargs:
-            raise ValueError(f"apply: {f.__name__} does not take one argument")
+        try:
+            f(sp.Dummy("u"), evaluate=False)
+        except (TypeError, ValueError, AttributeError, IndexError):
+            raise ValueError(f"apply: {f.__name__} is not a function of one expression") from None
 
         def unevaluated(x):
             return f(x, evaluate=False)

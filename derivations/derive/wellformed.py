@@ -3,8 +3,9 @@
 - **exact**: no floating-point number anywhere (``1 + 1e-30 = 1`` must not be "proved");
 - **defined**: no ``nan``/``zoo``/``oo``, no empty matrix, no nesting deeper than :data:`MAX_DEPTH`;
 - **unambiguous**: no two different symbols that print the same (``a`` and a positive ``a``);
-- **denominators**: every divisor in the statement as written (``x**-1``, a matrix inverse) must be nonzero
-  where the statement is meant; :func:`unmet_denominators` lists those that neither the symbols' assumptions
+- **denominators**: every divisor in the statement as written (``x**-1``, a matrix inverse, the pole of
+  ``tan`` or ``log``) must be nonzero where the statement is meant, and a function whose poles derive does not
+  know (``gamma``) needs ``defined(f(u))``, which nothing settles; :func:`unmet_denominators` lists those that neither the symbols' assumptions
   nor the given conditions settle. SymPy cancels ``u/u`` to 1 as it builds an expression, so a statement is only
   true where its divisors are nonzero, and a proof must say so.
 
@@ -22,6 +23,7 @@ TypeError: claim('x'): holds the floating-point number 1.00000000000000e-30; wri
 from __future__ import annotations
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
 from sympy.matrices.expressions import MatrixExpr
 
 __all__ = ["MAX_DEPTH", "refuse_inexact", "refuse_undefined", "refuse_same_names", "check_statement",
@@ -129,22 +131,66 @@ def denominators(expr) -> list:
             base = node.arg
         elif isinstance(node, sp.MatPow) and node.exp.is_nonnegative is not True:
             base = node.base
-        elif type(node) in _POLES:
-            base = _POLES[type(node)](node.args[0])
+        elif isinstance(node, sp.Function):
+            base = _where_defined(node)
         if base is not None and base not in found:
             found.append(base)
     return sorted(found, key=sp.default_sort_key)
 
 
-#: functions with poles on the real line, and what must be nonzero where they are finite
+#: functions defined at every argument they accept (principal branches on ℂ; Heaviside refuses non-real ones)
+_TOTAL = (
+    sp.exp, sp.sin, sp.cos, sp.sinh, sp.cosh, sp.erf, sp.erfc, sp.erfi, sp.Abs, sp.sign, sp.re, sp.im,
+    sp.conjugate, sp.floor, sp.ceiling, sp.frac, sp.Heaviside, sp.KroneckerDelta, sp.asin, sp.acos, sp.asinh,
+    sp.acosh, sp.Si, sp.Shi, sp.fresnels, sp.fresnelc,
+)
+
+#: functions with poles, and what must be nonzero where they are finite (None: nothing, for that argument)
 _POLES = {
-    sp.tan: sp.cos, sp.sec: sp.cos, sp.cot: sp.sin, sp.csc: sp.sin, sp.coth: sp.sinh, sp.csch: sp.sinh,
-    sp.log: lambda u: u,
+    sp.tan: sp.cos, sp.sec: sp.cos, sp.cot: sp.sin, sp.csc: sp.sin,
+    sp.tanh: lambda u: None if u.is_extended_real else sp.cosh(u),  # cosh ≥ 1 on the real line
+    sp.sech: lambda u: None if u.is_extended_real else sp.cosh(u),
+    sp.coth: sp.sinh, sp.csch: sp.sinh,
+    sp.log: lambda u: u, sp.arg: lambda u: u, sp.Ei: lambda u: u, sp.li: lambda u: u - 1, sp.zeta: lambda u: u - 1,
+    sp.asec: lambda u: u, sp.acsc: lambda u: u, sp.asech: lambda u: u, sp.acsch: lambda u: u,
+    sp.atanh: lambda u: 1 - u**2, sp.acoth: lambda u: 1 - u**2, sp.erfinv: lambda u: 1 - u**2,
+    sp.erfcinv: lambda u: u * (2 - u),
+    sp.atan: lambda u: None if u.is_extended_real else 1 + u**2,
+    sp.acot: lambda u: None if u.is_extended_real else 1 + u**2,
 }
 
 
+class defined(sp.Function):
+    """The condition that ``f(u)`` has a value, for a function derive knows no poles of: never settled by
+    assumptions, so a proof through such a function says what it needs. At a point it is 1 where the value is a
+    finite number (a witness may stand there), and stays as it is elsewhere (it is then never certified)."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, arg):
+        if arg.is_number and arg.is_finite is True and arg is not sp.nan:
+            return sp.S.One
+        return None
+
+
+def _where_defined(node):
+    """What must be nonzero for ``node`` (a function application) to have a value, or None when it always has."""
+    kind = type(node)
+    if isinstance(node, AppliedUndef) or kind in _TOTAL or kind is defined:
+        return None  # σ and the like: functions ℝ → ℝ, defined everywhere by the statement's own terms
+    if kind in _POLES and len(node.args) == 1:
+        return _POLES[kind](node.args[0])
+    if isinstance(node, sp.Piecewise) and node.args[-1].cond is sp.true:
+        return None
+    return defined(node)
+
+
 def nonzero_condition(base):
-    """The condition that ``base`` may be divided by: ``base ≠ 0``, or ``Q.invertible(base)`` for a matrix."""
+    """The condition that ``base`` may be divided by: ``base ≠ 0``, or ``Q.invertible(base)`` for a matrix (for a
+    function of unknown poles, ``defined(f(u))`` itself)."""
+    if isinstance(base, defined):
+        return base
     if isinstance(base, MatrixExpr):
         return sp.Q.invertible(base)
     return sp.Ne(base, 0)
@@ -160,6 +206,8 @@ def _same_up_to_sign(u, v) -> bool:
 
 
 def _settled(base, conditions) -> bool:
+    if isinstance(base, defined):
+        return False
     if isinstance(base, MatrixExpr):
         if isinstance(base, sp.MatrixBase):
             return base.det().is_zero is False

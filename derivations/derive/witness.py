@@ -14,6 +14,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef, UndefinedFunction
 
 from .certify import Certificate, certify_nonzero
+from .wellformed import defined
 
 __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "function_problem", "components",
@@ -196,6 +197,8 @@ def residual_at(expr, witness: dict, denominators=()):
             if isinstance(value, sp.MatrixBase):
                 value = value.det()
             if value == 0 or certify_nonzero(value) is None:
+                if isinstance(d, defined):
+                    raise NotEvaluable(f"{sp.sstr(d.args[0])} has no value there")
                 raise NotEvaluable(f"the divisor {sp.sstr(d)} is {'zero' if value == 0 else 'not certified nonzero'} there")
         if _huge_powers(expr):
             with sp.evaluate(False):

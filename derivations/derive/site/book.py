@@ -56,6 +56,7 @@ def book_html(site: Path, pages: list[Path], title: str) -> str:
     """One HTML document: a title page, the contents, then the main column of each page, each on a new sheet."""
     head = _HEAD.search(pages[0].read_text(encoding="utf-8")).group(1)
     head = re.sub(r"<title>.*?</title>", f"<title>{html.escape(title)}</title>", head, flags=re.S)
+    head = "<script>window.deriveTypesetAll = true;</script>" + head  # print every expression, not just the first screen
     parts, entries = [], []
     for page in pages:
         main = _MAIN.search(page.read_text(encoding="utf-8"))

@@ -16,6 +16,8 @@ __all__ = ["ENV", "find_mathjax", "copy_mathjax"]
 ENV = "DERIVE_MATHJAX"
 BUNDLE = Path("es5") / "tex-chtml-full.js"
 FONTS = Path("es5") / "output" / "chtml" / "fonts" / "woff-v2"
+#: MathJax's lazy typesetting: math is typeset as it scrolls into view (the claims page holds about a thousand)
+LAZY = Path("es5") / "ui" / "lazy.js"
 _NPM = Path("build") / "vendor" / "node_modules" / "mathjax"
 
 
@@ -39,7 +41,7 @@ def find_mathjax(path: str | os.PathLike | None = None) -> Path:
         raise TypeError(f"find_mathjax: path must be a str or a path, got {type(path).__name__}")
     tried = []
     for folder in _candidates(path):
-        if (folder / BUNDLE).is_file() and (folder / FONTS).is_dir():
+        if (folder / BUNDLE).is_file() and (folder / FONTS).is_dir() and (folder / LAZY).is_file():
             return folder
         tried.append(str(folder))
     raise FileNotFoundError(f"MathJax 3 not found in {' or '.join(tried)}: "
@@ -47,10 +49,12 @@ def find_mathjax(path: str | os.PathLike | None = None) -> Path:
 
 
 def copy_mathjax(source: Path, dest: Path) -> Path:
-    """Copy the bundle, its fonts and its licence from the package folder ``source`` into ``dest``."""
+    """Copy the bundle, its fonts, the lazy-typesetting extension and the licence from ``source`` into ``dest``."""
     source, dest = Path(source), Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy2(source / BUNDLE, dest / BUNDLE.name)
+    (dest / LAZY.parent.name).mkdir(exist_ok=True)
+    shutil.copy2(source / LAZY, dest / LAZY.relative_to("es5"))
     fonts = dest / FONTS.relative_to("es5")
     fonts.mkdir(parents=True, exist_ok=True)
     for font in sorted((source / FONTS).glob("*.woff")):

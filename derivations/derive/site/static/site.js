@@ -103,10 +103,20 @@ function deriveMarkScrolls() {
     if (room && el.getBoundingClientRect().width > room + 1) el.classList.add("derive-scrolls", "derive-scrolls-inline");
   });
 }
-(function wait() {  // once now, and again when MathJax has typeset the page
+(function wait() {  // once now, again when MathJax has typeset the page, and after math typeset on scrolling
   deriveMarkScrolls();
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(deriveMarkScrolls);
   else setTimeout(wait, 50);
+})();
+(function () {
+  var pending = null;
+  var again = null;
+  function later() {  // math that scrolled into view is typeset a moment later
+    clearTimeout(pending); clearTimeout(again);
+    pending = setTimeout(deriveMarkScrolls, 150); again = setTimeout(deriveMarkScrolls, 700);
+  }
+  window.addEventListener("scroll", later, { passive: true });
+  window.addEventListener("resize", later);
 })();
 window.addEventListener("resize", deriveMarkScrolls);
 
