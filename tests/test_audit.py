@@ -1,8 +1,9 @@
 from derive.audit import audit
 
 
-def rec(ident, verdict="proved", paper=(), scope="", uses=()):
-    return {"id": ident, "verdict": verdict, "paper": list(paper), "scope": scope, "uses": list(uses)}
+def rec(ident, verdict="proved", paper=(), scope="", uses=(), expect=None):
+    return {"id": ident, "verdict": verdict, "paper": list(paper), "scope": scope, "uses": list(uses),
+            "expect": expect}
 
 
 def row(records, item):
@@ -40,3 +41,13 @@ def test_a_direction_with_a_step_no_claim_mechanizes_is_only_partly():
 
 def test_claims_without_a_paper_field_count_by_their_identifier():
     assert row([rec("gated.exchange.relu", verdict="refuted")], "5.3")["claims"] == 1
+
+
+def test_a_case_refuted_as_expected_is_a_step_of_the_argument_but_an_unexpected_one_is_not():
+    ids = ("gl_r.relu_only_if.a", "gl_r.silu_only_if.b", "gl_r.support.c", "gl_r.identity_if.d", "gl_r.relu_if.e",
+           "gl_r.silu_if.f")
+    records = [rec(i, paper=["B3"]) for i in ids]
+    fails = rec("gl_r.silu_only_if.two_ones", verdict="refuted", paper=["B3"], expect="refuted")
+    assert row(records + [fails], "B3")["directions"] == "⇒ partly, ⇐ yes"
+    surprise = rec("gl_r.silu_only_if.two_ones", verdict="refuted", paper=["B3"], expect="proved")
+    assert row(records + [surprise], "B3")["directions"] == "⇒ no, ⇐ yes"

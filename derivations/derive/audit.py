@@ -13,7 +13,8 @@ from .verdict import Verdict
 
 __all__ = ["AUDIT_MIME", "DIRECTIONS", "PARTLY", "CITED", "EVERY_SIZE", "audit", "Audit"]
 
-#: item -> (claims for ⇒, claims for ⇐): identifiers or prefixes ending in "."; every one must be proved
+#: item -> (claims for ⇒, claims for ⇐): identifiers or prefixes ending in "."; every one must be proved, or
+#: refuted as expected (a case the argument shows to fail)
 DIRECTIONS = {
     "5.3": (["gated.exchange_one_unit"], ["gated.exchange_per_unit.any_size"]),
     "5.4": (["gated.scaling_one_unit"], ["gated.scaling_per_unit.any_size"]),
@@ -35,6 +36,12 @@ CITED = {"4.3": "a matrix of rank ≤ r factors as C W (rank factorisation)"}
 
 #: items stated for every size (their claims must include one proved at every size)
 EVERY_SIZE = {"1.1", "2.1", "2.2", "3.1", "3.3", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3", "5.4", "B1", "B3"}
+
+
+def _settles(record) -> bool:
+    """A step of a direction's argument: a proof, or a refutation that was expected (a case shown to fail)."""
+    return record["verdict"] == Verdict.PROVED.value or (
+        record["verdict"] == Verdict.REFUTED.value and record.get("expect") == Verdict.REFUTED.value)
 
 
 def _matches(ident, patterns):
@@ -73,7 +80,8 @@ class Audit:
         return {"text/html": table, "text/plain": str(self), AUDIT_MIME: [self._cells(r) for r in self.rows]}, {}
 
     def __str__(self):
-        return "\n".join(f"{r['item']:>4}  {r['claims']:>3} claims  {r['scope']:<28} {r['directions']:<22} {r['rests']}"
+        wide = max((len(r["scope"]) for r in self.rows), default=0)
+        return "\n".join(f"{r['item']:>4}  {r['claims']:>3} claims  {r['scope']:<{wide}}  {r['directions']:<22} {r['rests']}"
                          for r in self.rows)
 
 
@@ -99,7 +107,7 @@ def audit(records) -> Audit:
             ways = []
             for arrow, patterns in zip("⇒⇐", DIRECTIONS[item]):
                 hits = [r for r in records if _matches(r["id"], patterns)]
-                ok = hits and all(r["verdict"] == Verdict.PROVED.value for r in hits) and \
+                ok = hits and all(_settles(r) for r in hits) and \
                     all(any(_matches(r["id"], [p]) for r in hits) for p in patterns)
                 partly = PARTLY.get(item, ("", ""))[0] == arrow
                 ways.append(f"{arrow} {('partly' if partly else 'yes') if ok else 'no'}")
