@@ -197,3 +197,58 @@ def test_decide_never_checks_matrix_symbols_and_refutes_by_search():
     assert false.verdict is Verdict.REFUTED
     assert false.evidence.detail == "exact, searched witness"
     assert false.evidence.witness == {"a": "1", "b": "-1"}
+
+
+# -- rules.using: the claim's identity may be added with either sign -------------------------------------------
+def test_using_a_claim_in_either_orientation():
+    sq = derive.claim("mut.square", (a + b) ** 2, a**2 + 2 * a * b + b**2).prove()
+    forward = derive.chain("mut.using_forward", (a + b) ** 2).step(a**2 + 2 * a * b + b**2, rules.using(sq))
+    backward = derive.chain("mut.using_backward", a**2 + 2 * a * b + b**2).step((a + b) ** 2, rules.using(sq))
+    assert (forward.verdict, backward.verdict) == (Verdict.PROVED, Verdict.PROVED)
+    assert derive.chain("mut.using_wrong", (a + b) ** 2, expect=None).step(a**2 + b**2, rules.using(sq)).verdict \
+        is Verdict.UNPROVEN
+
+
+# -- an instance of a matrix claim is proved entry by entry, and only the same statement ---------------------
+def test_an_instance_of_a_matrix_claim():
+    general = derive.claim("mut.matrix_general", sp.Matrix([[s(a) * b, a]]), sp.Matrix([[b * s(a), a]])).prove()
+    inst = derive.claim("mut.matrix_instance", sp.Matrix([[s(1) * c, 1]]), sp.Matrix([[c * s(1), 1]]))
+    assert inst.prove(instance_of=general, mapping={a: 1, b: c}).verdict is Verdict.PROVED
+    other = derive.claim("mut.matrix_other", sp.Matrix([[s(1) * c, 1]]), sp.Matrix([[c * s(1), 2]]), expect=None)
+    assert other.prove(instance_of=general, mapping={a: 1, b: c}).verdict is not Verdict.PROVED
+
+
+# -- certify: a rational power with a root other than the square root is enclosed as that power ---------------
+@pytest.mark.parametrize("base, power, low, high", [
+    (1 + sp.sqrt(2), sp.Rational(2, 3), "1.7996", "1.7997"),   # (1 + √2)^(2/3) = 1.79963…
+    (1 + sp.sqrt(2), sp.Rational(5, 3), "4.3446", "4.3447"),   # (1 + √2)^(5/3) = 4.34469…
+    (3 + sp.sqrt(2), sp.Rational(3, 4), "3.0453", "3.0454"),   # (3 + √2)^(3/4) = 3.04536…
+])
+def test_a_rational_power_is_enclosed_where_it_lies(base, power, low, high):
+    import flint
+
+    value = sp.Pow(base, power)
+    assert sp.Rational(low) < value.evalf(30) < sp.Rational(high)
+    ball = certify.enclose(value, 64)
+    assert ball > flint.arb(low) and ball < flint.arb(high)
+
+
+# -- every size: the generic entry stands for every row and column -------------------------------------------
+def test_block_matrices_that_differ_below_the_first_row_or_right_of_the_first_column_are_not_equal():
+    d, m_ = sp.symbols("d m", integer=True, positive=True)
+    top = sp.MatrixSymbol("t", 1, d)
+    B, C = sp.MatrixSymbol("B", m_, d), sp.MatrixSymbol("C", m_, d)
+    rows = derive.claim("mut.blocks_rows", sp.BlockMatrix([[top], [B]]), sp.BlockMatrix([[top], [C]]), expect=None)
+    assert rows.prove().verdict is not Verdict.PROVED
+    left = sp.MatrixSymbol("l", d, 1)
+    cols = derive.claim("mut.blocks_cols", sp.BlockMatrix([[left, B.T]]), sp.BlockMatrix([[left, C.T]]), expect=None)
+    assert cols.prove().verdict is not Verdict.PROVED
+
+
+# -- finite sums: a factor outside a sum may not share the summation index's name ------------------------------
+def test_a_free_symbol_named_like_the_index_is_not_taken_into_the_sum():
+    i, n_ = sp.Symbol("i", integer=True), sp.Symbol("n", integer=True, positive=True)
+    f = sp.Function("f", real=True)
+    lhs, rhs = i * sp.Sum(f(i), (i, 0, n_ - 1)), sp.Sum(i * f(i), (i, 0, n_ - 1))
+    c = derive.claim("mut.index_outside", lhs, rhs, expect=None).prove()
+    assert c.verdict is not Verdict.PROVED  # false: at i = 0 the left side is 0, the right f(1) + 2 f(2) + …

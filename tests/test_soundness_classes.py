@@ -712,3 +712,43 @@ def test_a_witness_where_a_function_has_no_value_is_refused():
 def test_apply_needs_a_function_of_one_expression(f):
     with pytest.raises(ValueError, match="is not a function of one expression"):
         rules.apply(f)
+
+
+# -- every part of a statement must have a value: expand proves P(f) = 1 for any f, so f must be defined -------
+def _p(f):
+    return (f + 1) ** 2 - f**2 - 2 * f  # = 1 wherever f has a value
+
+
+_K = sp.Symbol("k", integer=True, positive=True)
+_N = sp.Symbol("N", integer=True, positive=True)
+_T = sp.Symbol("tp", positive=True)
+_A = sp.MatrixSymbol("A", 2, 2)
+
+
+@pytest.mark.parametrize("part", [
+    sp.Heaviside(u), sp.Max(u, 0), sp.Piecewise((1, sp.re(u) > 0), (0, True)) + sp.Piecewise((1, u > 0), (0, True)),
+    sp.erfinv(a), sp.erfcinv(a), sp.LambertW(a),
+    sp.Sum(1 / _K, (_K, 0, _N)), sp.Product(1 / _K, (_K, 0, _N)), sp.Integral(1 / _T, (_T, 0, 1)),
+    sp.Limit(sp.sign(a), a, 0, "+-"), sp.Limit(sp.sin(1 / _T), _T, 0), sp.Derivative(sp.Max(a, 0), a),
+    sp.Subs(sp.Derivative(sp.Abs(a), a), a, 0), sp.Derivative(SIGMA(a), a),
+], ids=["heaviside_complex", "max_complex", "piecewise_complex_condition", "erfinv", "erfcinv", "lambertw",
+        "sum_from_zero", "product_from_zero", "integral_to_a_pole", "limit_two_sided", "limit_oscillating",
+        "derivative_of_a_kink", "derivative_at_a_kink", "derivative_of_sigma"])
+def test_a_part_that_may_have_no_value_is_never_taken_for_granted(part):
+    c = never_proved("sound.defined", _p(part), sp.Integer(1))
+    assert "needs defined(" in c.evidence.detail, c.evidence.detail
+
+
+@pytest.mark.parametrize("power", [-1, -2, -n], ids=["minus_one", "minus_two", "symbolic"])
+def test_a_hadamard_power_that_may_divide_needs_every_entry(power):
+    lhs = sp.HadamardProduct(sp.HadamardPower(_A, -power), sp.HadamardPower(_A, power))  # A∘ᵏ ∘ A∘⁻ᵏ: 1 where A ≠ 0
+    c = never_proved("sound.hadamard", lhs, sp.OneMatrix(2, 2))
+    assert "needs defined(HadamardPower" in c.evidence.detail, c.evidence.detail
+
+
+def test_parts_that_always_have_a_value_need_nothing():
+    for part in (sp.Heaviside(a), sp.Max(a, 0), sp.Piecewise((1, a > 0), (0, True)), sp.Sum(_K, (_K, 0, _N)),
+                 sp.Integral(_T, (_T, 0, 1)), sp.Derivative(sp.exp(a) * a**2, a)):  # (Σ 1/k from 1 is refused too:
+        # a divisor that depends on the index is never settled by the index's assumptions, only the range could)
+        c = free("sound.defined_ok", _p(part), sp.Integer(1)).prove()
+        assert c.verdict is P or "defined(" not in c.evidence.detail, (part, c.evidence.detail)

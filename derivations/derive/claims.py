@@ -290,8 +290,11 @@ class Claim(Statement):
                 unmet = self._unmet()
                 if unmet:
                     result = None, "", []
+                    why = ("derive cannot tell where these parts have a value"
+                           if all(isinstance(c, _wellformed.defined) for c in unmet)
+                           else "SymPy cancels a divisor as it builds an expression")
                     why_not = (f"needs {', '.join(sp.sstr(c) for c in unmet)}, which neither the symbols' "
-                               f"assumptions nor assume give (SymPy cancels a divisor as it builds an expression)")
+                               f"assumptions nor assume give ({why})")
                 elif instance_of is not None:
                     result = self._prove_instance(instance_of, mapping or {})
                 else:

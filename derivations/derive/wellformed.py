@@ -114,34 +114,95 @@ def check_statement(where: str, *exprs) -> None:
 
 
 def denominators(expr) -> list:
-    """The divisors of ``expr`` as written: bases of negative powers, and matrices that are inverted.
+    """What must be nonzero for ``expr`` to have a value, as written: bases of negative powers, inverted matrices,
+    the poles of functions (``cos u`` for ``tan u``), and ``defined(node)`` for a part whose value derive cannot
+    vouch for: a function of unknown poles, ``Max``/``Min``/``Heaviside``/a ``Piecewise`` condition of a
+    non-real argument, a limit, a derivative of anything but a smooth expression, and a sum, product or integral
+    whose summand divides by (or is otherwise undefined at) a value of its own index, which its range may reach.
 
     >>> import sympy as sp
     >>> a = sp.Symbol("a", real=True)
     >>> denominators(1 / (a + 1) + a**sp.Rational(-1, 2))
     [a, a + 1]
+    >>> k, n = sp.symbols("k n", integer=True, positive=True)
+    >>> denominators(sp.Sum(1 / k, (k, 0, n)))
+    [defined(Sum(1/k, (k, 0, n)))]
     """
-    found = []
-    for node in _nodes(expr):
-        base = None
-        if isinstance(node, sp.Pow) and not isinstance(node, MatrixExpr):
-            if node.exp.is_nonnegative is not True:  # x**m with m possibly negative divides by x
-                base = node.base
-        elif isinstance(node, sp.Inverse):
-            base = node.arg
-        elif isinstance(node, sp.MatPow) and node.exp.is_nonnegative is not True:
-            base = node.base
-        elif isinstance(node, sp.Function):
-            base = _where_defined(node)
-        if base is not None and base not in found:
-            found.append(base)
+    found: list = []
+    _walk(expr, found)
     return sorted(found, key=sp.default_sort_key)
 
 
-#: functions defined at every argument they accept (principal branches on ℂ; Heaviside refuses non-real ones)
+def _walk(node, found: list) -> None:
+    def add(base):
+        if base is not None and base not in found:
+            found.append(base)
+
+    if isinstance(node, sp.MatrixBase):
+        for e in node:
+            _walk(e, found)
+        return
+    if not isinstance(node, sp.Basic):
+        return
+    if isinstance(node, sp.Limit):
+        add(defined(node))  # a limit may not exist, or be a range (AccumBounds)
+        return
+    if isinstance(node, sp.Derivative):
+        if _smooth(node.expr):
+            _walk(node.expr, found)
+        else:
+            add(defined(node))  # |x|, max, σ … need not be differentiable
+        return
+    if isinstance(node, sp.Subs):
+        if denominators(node.expr):
+            add(defined(node))
+        else:
+            for point in node.point:
+                _walk(point, found)
+        return
+    if isinstance(node, (sp.Sum, sp.Product, sp.Integral)):
+        indices = {lim[0] for lim in node.limits}
+        for lim in node.limits:
+            for end in lim[1:]:
+                _walk(end, found)
+        for base in denominators(node.function):
+            add(defined(node) if base.has(*indices) else base)  # the range decides, not the index's assumptions
+        return
+    if isinstance(node, sp.Pow) and not isinstance(node, MatrixExpr):
+        if node.exp.is_nonnegative is not True:  # x**m with m possibly negative divides by x
+            add(node.base)
+    elif isinstance(node, sp.Inverse):
+        add(node.arg)
+    elif isinstance(node, sp.MatPow) and node.exp.is_nonnegative is not True:
+        add(node.base)
+    elif isinstance(node, sp.HadamardPower) and node.exp.is_nonnegative is not True:
+        add(defined(node))  # divides by every entry
+    elif isinstance(node, (sp.Max, sp.Min)) and not all(arg.is_extended_real for arg in node.args):
+        add(defined(node))  # no order off the real line
+    elif isinstance(node, sp.Function):
+        add(_where_defined(node))
+    for arg in node.args:
+        _walk(arg, found)
+
+
+#: functions whose derivative exists wherever they are defined (and compositions, sums, products of them)
+_SMOOTH = (sp.exp, sp.sin, sp.cos, sp.sinh, sp.cosh, sp.erf, sp.erfc, sp.erfi)
+
+
+def _smooth(expr) -> bool:
+    if isinstance(expr, (sp.Symbol, sp.Number, sp.NumberSymbol)) or expr in (sp.I, sp.E, sp.pi):
+        return True
+    if isinstance(expr, (sp.Add, sp.Mul)):
+        return all(_smooth(a) for a in expr.args)
+    if isinstance(expr, sp.Pow):
+        return expr.exp.is_Integer and expr.exp >= 0 and _smooth(expr.base)
+    return type(expr) in _SMOOTH and _smooth(expr.args[0])
+
+
+#: functions defined at every complex argument (principal branches)
 _TOTAL = (
     sp.exp, sp.sin, sp.cos, sp.sinh, sp.cosh, sp.erf, sp.erfc, sp.erfi, sp.Abs, sp.sign, sp.re, sp.im,
-    sp.conjugate, sp.floor, sp.ceiling, sp.frac, sp.Heaviside, sp.KroneckerDelta, sp.asin, sp.acos, sp.asinh,
+    sp.conjugate, sp.floor, sp.ceiling, sp.frac, sp.KroneckerDelta, sp.asin, sp.acos, sp.asinh,
     sp.acosh, sp.Si, sp.Shi, sp.fresnels, sp.fresnelc,
 )
 
@@ -153,8 +214,7 @@ _POLES = {
     sp.coth: sp.sinh, sp.csch: sp.sinh,
     sp.log: lambda u: u, sp.arg: lambda u: u, sp.Ei: lambda u: u, sp.li: lambda u: u - 1, sp.zeta: lambda u: u - 1,
     sp.asec: lambda u: u, sp.acsc: lambda u: u, sp.asech: lambda u: u, sp.acsch: lambda u: u,
-    sp.atanh: lambda u: 1 - u**2, sp.acoth: lambda u: 1 - u**2, sp.erfinv: lambda u: 1 - u**2,
-    sp.erfcinv: lambda u: u * (2 - u),
+    sp.atanh: lambda u: 1 - u**2, sp.acoth: lambda u: 1 - u**2,
     sp.atan: lambda u: None if u.is_extended_real else 1 + u**2,
     sp.acot: lambda u: None if u.is_extended_real else 1 + u**2,
 }
@@ -181,9 +241,23 @@ def _where_defined(node):
         return None  # σ and the like: functions ℝ → ℝ, defined everywhere by the statement's own terms
     if kind in _POLES and len(node.args) == 1:
         return _POLES[kind](node.args[0])
-    if isinstance(node, sp.Piecewise) and node.args[-1].cond is sp.true:
+    if kind is sp.Heaviside and node.args[0].is_extended_real:
+        return None  # H(0) = 1/2 by SymPy's convention; no value off the real line
+    if isinstance(node, sp.Piecewise) and node.args[-1].cond is sp.true and all(
+            _real_condition(pair.cond) for pair in node.args[:-1]):
         return None
     return defined(node)
+
+
+def _real_condition(cond) -> bool:
+    """A condition that compares only real quantities (so that it is true or false at every point)."""
+    if isinstance(cond, sp.logic.boolalg.BooleanAtom):
+        return True
+    if isinstance(cond, sp.Rel):
+        return all(side.is_extended_real for side in cond.args)
+    if isinstance(cond, (sp.And, sp.Or, sp.Not)):
+        return all(_real_condition(c) for c in cond.args)
+    return False
 
 
 def nonzero_condition(base):
