@@ -201,21 +201,27 @@ def test_decide_never_checks_matrix_symbols_and_refutes_by_search():
 
 # -- rules.using: the claim's identity may be added with either sign -------------------------------------------
 def test_using_a_claim_in_either_orientation():
-    sq = derive.claim("mut.square", (a + b) ** 2, a**2 + 2 * a * b + b**2).prove()
-    forward = derive.chain("mut.using_forward", (a + b) ** 2).step(a**2 + 2 * a * b + b**2, rules.using(sq))
-    backward = derive.chain("mut.using_backward", a**2 + 2 * a * b + b**2).step((a + b) ** 2, rules.using(sq))
-    assert (forward.verdict, backward.verdict) == (Verdict.PROVED, Verdict.PROVED)
-    assert derive.chain("mut.using_wrong", (a + b) ** 2, expect=None).step(a**2 + b**2, rules.using(sq)).verdict \
+    # a claim whose difference is not zero by expansion alone (it needs the sign split), used both ways
+    odd = derive.claim("mut.relu_odd", RELU(a) - RELU(-a), a).prove()
+    forward = derive.chain("mut.using_forward", RELU(a) - RELU(-a)).step(a, rules.using(odd))
+    backward = derive.chain("mut.using_backward", a).step(RELU(a) - RELU(-a), rules.using(odd))
+    assert (odd.verdict, forward.verdict, backward.verdict) == (Verdict.PROVED,) * 3
+    assert derive.chain("mut.using_wrong", a, expect=None).step(RELU(a) + RELU(-a), rules.using(odd)).verdict \
         is Verdict.UNPROVEN
 
 
 # -- an instance of a matrix claim is proved entry by entry, and only the same statement ---------------------
 def test_an_instance_of_a_matrix_claim():
-    general = derive.claim("mut.matrix_general", sp.Matrix([[s(a) * b, a]]), sp.Matrix([[b * s(a), a]])).prove()
-    inst = derive.claim("mut.matrix_instance", sp.Matrix([[s(1) * c, 1]]), sp.Matrix([[c * s(1), 1]]))
-    assert inst.prove(instance_of=general, mapping={a: 1, b: c}).verdict is Verdict.PROVED
-    other = derive.claim("mut.matrix_other", sp.Matrix([[s(1) * c, 1]]), sp.Matrix([[c * s(1), 2]]), expect=None)
-    assert other.prove(instance_of=general, mapping={a: 1, b: c}).verdict is not Verdict.PROVED
+    # entries whose differences are not zero by expansion alone, so that the instance is compared as it is
+    general = derive.claim("mut.matrix_general", sp.Matrix([[RELU(a) - RELU(-a), s(a) * b]]),
+                           sp.Matrix([[a, b * s(a)]])).prove()
+    inst = derive.claim("mut.matrix_instance", sp.Matrix([[RELU(c + 1) - RELU(-c - 1), s(c + 1) * 2]]),
+                        sp.Matrix([[c + 1, 2 * s(c + 1)]]))
+    assert general.verdict is Verdict.PROVED
+    assert inst.prove(instance_of=general, mapping={a: c + 1, b: 2}).verdict is Verdict.PROVED
+    other = derive.claim("mut.matrix_other", sp.Matrix([[RELU(c + 1) - RELU(-c - 1), s(c + 1) * 2]]),
+                         sp.Matrix([[c + 2, 2 * s(c + 1)]]), expect=None)
+    assert other.prove(instance_of=general, mapping={a: c + 1, b: 2}).verdict is not Verdict.PROVED
 
 
 # -- certify: a rational power with a root other than the square root is enclosed as that power ---------------
