@@ -93,9 +93,18 @@ def _naive(claim):
 
 
 def _kernel(claim):
-    claim._verdict = derive.Verdict.UNPROVEN  # re-proved from scratch (the verdict has no public setter)
-    claim.prove()
-    return claim.verdict is derive.Verdict.PROVED
+    """The kernel alone on the same statement: a fresh claim (a stated claim is fixed), no second opinion."""
+    saved = os.environ.get("DERIVE_SECOND_OPINION")
+    os.environ["DERIVE_SECOND_OPINION"] = "0"
+    try:
+        fresh = derive.claim(f"bench.{claim.identifier}", claim.lhs, claim.rhs, assume=claim.assume)
+        fresh.prove()
+    finally:
+        if saved is None:
+            os.environ.pop("DERIVE_SECOND_OPINION", None)
+        else:
+            os.environ["DERIVE_SECOND_OPINION"] = saved
+    return fresh.verdict is derive.Verdict.PROVED
 
 
 def kernel_vs_naive(limit):

@@ -258,3 +258,37 @@ def test_a_free_symbol_named_like_the_index_is_not_taken_into_the_sum():
     lhs, rhs = i * sp.Sum(f(i), (i, 0, n_ - 1)), sp.Sum(i * f(i), (i, 0, n_ - 1))
     c = derive.claim("mut.index_outside", lhs, rhs, expect=None).prove()
     assert c.verdict is not Verdict.PROVED  # false: at i = 0 the left side is 0, the right f(1) + 2 f(2) + …
+
+
+# -- check: every component of every sample is compared; samples outside the assumptions are skipped, not fatal --
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.Matrix([[a, b]]), sp.Matrix([[a, b + 1]])),              # the first component agrees, the second never
+    (sp.Matrix([[a * b, a, b]]), sp.Matrix([[b * a, a, 2 * b]])),
+    (sp.Matrix([[0 * a, c]]), sp.Matrix([[0, c - 1]])),
+], ids=["second_of_two", "third_of_three", "zero_first"])
+def test_check_compares_every_component(lhs, rhs):
+    c = derive.claim("mut.check_components", lhs, rhs, expect=None).check()
+    assert c.verdict is Verdict.REFUTED, c.evidence.detail
+
+
+@pytest.mark.parametrize("ident", ["mut.check_assume_1", "mut.check_assume_2", "mut.check_assume_3",
+                                   "mut.check_assume_4", "mut.check_assume_5"])
+def test_check_skips_samples_outside_the_assumptions_and_goes_on(ident):
+    # false for every a > 0; about half the seeded samples have a ≤ 0 and are skipped
+    c = derive.claim(ident, sp.Abs(a), -a, assume=[a > 0], expect=None).check()
+    assert c.verdict is Verdict.REFUTED, c.evidence.detail
+
+
+@pytest.mark.parametrize("ident", ["mut.check_undefined_1", "mut.check_undefined_2", "mut.check_undefined_3",
+                                   "mut.check_undefined_4", "mut.check_undefined_5"])
+def test_check_skips_samples_where_a_divisor_vanishes_and_goes_on(ident):
+    # a / (|a| - a) is undefined for every a ≥ 0 and -1/2 for a < 0
+    c = derive.claim(ident, a / (sp.Abs(a) - a), sp.Integer(1), expect=None).check()
+    assert c.verdict is Verdict.REFUTED, c.evidence.detail
+
+
+def test_check_and_decide_say_when_the_expected_verdict_was_not_reached():
+    with pytest.raises(derive.ExpectationError, match="expected checked, got unproven"):
+        derive.claim("mut.check_expected", sp.tanh(a), 2 / (1 + sp.exp(-2 * a)) - 1, expect="checked").check(budget=1e-6)
+    with pytest.raises(derive.ExpectationError, match="expected refuted"):
+        derive.claim("mut.decide_expected", sp.tanh(a), 2 / (1 + sp.exp(-2 * a)) - 1, expect="refuted").decide()

@@ -752,3 +752,25 @@ def test_parts_that_always_have_a_value_need_nothing():
         # a divisor that depends on the index is never settled by the index's assumptions, only the range could)
         c = free("sound.defined_ok", _p(part), sp.Integer(1)).prove()
         assert c.verdict is P or "defined(" not in c.evidence.detail, (part, c.evidence.detail)
+
+
+# -- a budget that runs out at once leaves nothing behind: the next claim has its whole budget ---------------------
+def _tiny(kind, k):
+    c = free(f"sound.tiny.{kind}.{k}", sp.tanh(a), 2 / (1 + sp.exp(-2 * a)) - 1)
+    if kind == "classify":
+        return derive.classify("z/(1 + exp(-z))", budget=1e-6)
+    return getattr(c, kind)(budget=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["prove", "refute", "check", "decide", "classify"])
+def test_a_budget_spent_at_once_leaves_no_trace(kind):
+    from derive import budget
+
+    for k in range(6):  # the alarm may fire anywhere in the budget's own set-up: try it several times
+        try:
+            _tiny(kind, k)
+        except (OutOfTime, derive.ExpectationError):
+            pass
+        assert budget._STACK == [] and budget._PREVIOUS_HANDLER == [], kind
+    after = free(f"sound.tiny.after.{kind}", (a + b) ** 2, a**2 + 2 * a * b + b**2).prove()
+    assert after.verdict is P, after.evidence.detail

@@ -113,12 +113,13 @@ def time_budget(seconds: float | None):
     effective = min(own, _STACK[-1][0]) if _STACK else own
     if effective <= now:
         raise OutOfTime(next(s for e, o, s in reversed(_STACK) if o == effective), outer=True, deadline=effective)
-    if not _STACK:
-        _PREVIOUS_HANDLER.append(signal.signal(signal.SIGALRM, _on_alarm))
-    _STACK.append((effective, own, seconds))
-    _arm(now)
+    entry = (effective, own, seconds)
     flying = None
-    try:
+    try:  # everything from here on is undone in `finally`, whenever an alarm interrupts it (even before yield)
+        if not _STACK:
+            _PREVIOUS_HANDLER.append(signal.signal(signal.SIGALRM, _on_alarm))
+        _STACK.append(entry)
+        _arm(now)
         yield
     except OutOfTime as exc:
         if exc.deadline == own:  # out here, it is this budget that ran out
@@ -127,7 +128,10 @@ def time_budget(seconds: float | None):
         raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        _STACK.pop()
+        for k in range(len(_STACK) - 1, -1, -1):  # this budget's own entry, if it was pushed
+            if _STACK[k] is entry:
+                del _STACK[k]
+                break
         now = time.monotonic()
         if flying is not None and _STACK and flying.deadline is not None and flying.deadline <= _STACK[-1][0]:
             # the exception is on its way to the budget that ran out: no second alarm inside its handlers,
@@ -135,5 +139,5 @@ def time_budget(seconds: float | None):
             signal.setitimer(signal.ITIMER_REAL, max(_STACK[-1][0] - now, _GRACE))
         else:
             _arm(now)
-        if not _STACK:
+        if not _STACK and _PREVIOUS_HANDLER:
             signal.signal(signal.SIGALRM, _PREVIOUS_HANDLER.pop())
