@@ -12,6 +12,7 @@ from derive.verdict import Verdict
 a, b, c = derive.real("a b c")
 p = derive.positive("p")
 z = sp.Symbol("z")  # complex
+n_ = sp.Symbol("n", integer=True, positive=True)
 s = derive.sigma
 RELU = derive.activation("relu")
 
@@ -292,3 +293,16 @@ def test_check_and_decide_say_when_the_expected_verdict_was_not_reached():
         derive.claim("mut.check_expected", sp.tanh(a), 2 / (1 + sp.exp(-2 * a)) - 1, expect="checked").check(budget=1e-6)
     with pytest.raises(derive.ExpectationError, match="expected refuted"):
         derive.claim("mut.decide_expected", sp.tanh(a), 2 / (1 + sp.exp(-2 * a)) - 1, expect="refuted").decide()
+
+
+# -- shapes: sizes are the same when their difference expands to zero, and only then -------------------------------
+@pytest.mark.parametrize("p, q", [((n_ + 1) ** 2, n_**2 + 2 * n_ + 1), (n_ * (n_ + 2), n_**2 + 2 * n_),
+                                  ((n_ + 1) * (n_ - 1) + 1, n_**2)])
+def test_sizes_written_differently_are_one_size(p, q):
+    assert derive.claim("mut.same_size", sp.ZeroMatrix(p, 1), sp.ZeroMatrix(q, 1)).prove().verdict is Verdict.PROVED
+
+
+@pytest.mark.parametrize("p, q", [(n_ + 1, n_), (n_**2 + 1, n_**2), (2 * n_, 2 * n_ + 1)])
+def test_sizes_one_apart_are_two_sizes(p, q):
+    with pytest.raises(ValueError, match="must have the same shape"):
+        derive.claim("mut.other_size", sp.ZeroMatrix(p, 1), sp.ZeroMatrix(q, 1))
