@@ -306,3 +306,18 @@ def test_sizes_written_differently_are_one_size(p, q):
 def test_sizes_one_apart_are_two_sizes(p, q):
     with pytest.raises(ValueError, match="must have the same shape"):
         derive.claim("mut.other_size", sp.ZeroMatrix(p, 1), sp.ZeroMatrix(q, 1))
+
+
+# -- every size: a summand with matrix entries is generalised, then split on the sign of each entry's argument ---
+def test_the_gated_relu_layer_keeps_positive_scaling_at_every_size():
+    from derive import forms
+
+    d, m, n = sp.symbols("d m n", integer=True, positive=True)
+    x, Q, K, V = (sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("Q", m, d), sp.MatrixSymbol("K", m, d),
+                  sp.MatrixSymbol("V", m, n))
+    al = derive.positive("alpha")
+    G = lambda Q_, K_, act: forms.gated(x, Q_, K_, V, act)  # noqa: E731
+    kept = derive.claim("mut.every_size_relu", G(al * Q, K / al, RELU), G(Q, K, RELU)).prove()
+    assert kept.verdict is Verdict.PROVED and "summand zero by sign-split" in kept.evidence.detail
+    negative = derive.claim("mut.every_size_relu_negative", G(-al * Q, -K / al, RELU), G(Q, K, RELU), expect=None)
+    assert negative.prove().verdict is not Verdict.PROVED
