@@ -748,7 +748,8 @@ def test_a_hadamard_power_that_may_divide_needs_every_entry(power):
 
 def test_parts_that_always_have_a_value_need_nothing():
     for part in (sp.Heaviside(a), sp.Max(a, 0), sp.Piecewise((1, a > 0), (0, True)), sp.Sum(_K, (_K, 0, _N)),
-                 sp.Integral(_T, (_T, 0, 1)), sp.Derivative(sp.exp(a) * a**2, a)):  # (Σ 1/k from 1 is refused too:
+                 sp.Integral(_T, (_T, 0, 1)), sp.Derivative(sp.exp(a) * a**2, a),
+                 sp.Max(_A[0, 1], 0), sp.Heaviside(_A[1, 0] - 1)):  # matrix symbols stand for real matrices  # (Σ 1/k from 1 is refused too:
         # a divisor that depends on the index is never settled by the index's assumptions, only the range could)
         c = free("sound.defined_ok", _p(part), sp.Integer(1)).prove()
         assert c.verdict is P or "defined(" not in c.evidence.detail, (part, c.evidence.detail)

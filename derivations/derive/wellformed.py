@@ -4,9 +4,9 @@
 - **defined**: no ``nan``/``zoo``/``oo``, no empty matrix, no nesting deeper than :data:`MAX_DEPTH`;
 - **unambiguous**: no two different symbols that print the same (``a`` and a positive ``a``);
 - **denominators**: every divisor in the statement as written (``x**-1``, a matrix inverse, the pole of
-  ``tan`` or ``log``) must be nonzero where the statement is meant, and a function whose poles derive does not
-  know (``gamma``) needs ``defined(f(u))``, which nothing settles; :func:`unmet_denominators` lists those that neither the symbols' assumptions
-  nor the given conditions settle. SymPy cancels ``u/u`` to 1 as it builds an expression, so a statement is only
+  ``tan`` or ``log``) must be nonzero where the statement is meant, and a part whose value derive cannot vouch
+  for (``gamma``, a limit) needs ``defined(…)``, which nothing settles; :func:`unmet_denominators` lists those
+  that neither the symbols' assumptions nor the given conditions settle. SymPy cancels ``u/u`` to 1 as it builds an expression, so a statement is only
   true where its divisors are nonzero, and a proof must say so.
 
 >>> import sympy as sp
@@ -177,7 +177,7 @@ def _walk(node, found: list) -> None:
         add(node.base)
     elif isinstance(node, sp.HadamardPower) and node.exp.is_nonnegative is not True:
         add(defined(node))  # divides by every entry
-    elif isinstance(node, (sp.Max, sp.Min)) and not all(arg.is_extended_real for arg in node.args):
+    elif isinstance(node, (sp.Max, sp.Min)) and not all(_real(arg) for arg in node.args):
         add(defined(node))  # no order off the real line
     elif isinstance(node, sp.Function):
         add(_where_defined(node))
@@ -209,14 +209,14 @@ _TOTAL = (
 #: functions with poles, and what must be nonzero where they are finite (None: nothing, for that argument)
 _POLES = {
     sp.tan: sp.cos, sp.sec: sp.cos, sp.cot: sp.sin, sp.csc: sp.sin,
-    sp.tanh: lambda u: None if u.is_extended_real else sp.cosh(u),  # cosh ≥ 1 on the real line
-    sp.sech: lambda u: None if u.is_extended_real else sp.cosh(u),
+    sp.tanh: lambda u: None if _real(u) else sp.cosh(u),  # cosh ≥ 1 on the real line
+    sp.sech: lambda u: None if _real(u) else sp.cosh(u),
     sp.coth: sp.sinh, sp.csch: sp.sinh,
     sp.log: lambda u: u, sp.arg: lambda u: u, sp.Ei: lambda u: u, sp.li: lambda u: u - 1, sp.zeta: lambda u: u - 1,
     sp.asec: lambda u: u, sp.acsc: lambda u: u, sp.asech: lambda u: u, sp.acsch: lambda u: u,
     sp.atanh: lambda u: 1 - u**2, sp.acoth: lambda u: 1 - u**2,
-    sp.atan: lambda u: None if u.is_extended_real else 1 + u**2,
-    sp.acot: lambda u: None if u.is_extended_real else 1 + u**2,
+    sp.atan: lambda u: None if _real(u) else 1 + u**2,
+    sp.acot: lambda u: None if _real(u) else 1 + u**2,
 }
 
 
@@ -241,7 +241,7 @@ def _where_defined(node):
         return None  # σ and the like: functions ℝ → ℝ, defined everywhere by the statement's own terms
     if kind in _POLES and len(node.args) == 1:
         return _POLES[kind](node.args[0])
-    if kind is sp.Heaviside and node.args[0].is_extended_real:
+    if kind is sp.Heaviside and _real(node.args[0]):
         return None  # H(0) = 1/2 by SymPy's convention; no value off the real line
     if isinstance(node, sp.Piecewise) and node.args[-1].cond is sp.true and all(
             _real_condition(pair.cond) for pair in node.args[:-1]):
@@ -249,12 +249,22 @@ def _where_defined(node):
     return defined(node)
 
 
+def _real(expr) -> bool:
+    """Known real: by SymPy, or once every matrix entry is read as real (matrix symbols stand for real matrices)."""
+    if expr.is_extended_real:
+        return True
+    from sympy.matrices.expressions.matexpr import MatrixElement
+
+    entries = {e: sp.Dummy(real=True) for e in expr.atoms(MatrixElement)}
+    return bool(entries) and expr.xreplace(entries).is_extended_real is True
+
+
 def _real_condition(cond) -> bool:
     """A condition that compares only real quantities (so that it is true or false at every point)."""
     if isinstance(cond, sp.logic.boolalg.BooleanAtom):
         return True
     if isinstance(cond, sp.Rel):
-        return all(side.is_extended_real for side in cond.args)
+        return all(_real(side) for side in cond.args)
     if isinstance(cond, (sp.And, sp.Or, sp.Not)):
         return all(_real_condition(c) for c in cond.args)
     return False
