@@ -68,6 +68,11 @@ def _usable() -> bool:
 def _on_alarm(signum, frame):  # pragma: no cover - called by the OS
     if not _STACK:
         return
+    if frame is not None and frame.f_code in _LEAVING:
+        # a budget is being entered or left (its own set-up, or contextlib resuming it at the end of its block): an
+        # exception here would skip the clean-up and leave the budget on the stack; decide a moment later
+        signal.setitimer(signal.ITIMER_REAL, 1e-3)
+        return
     effective, own, seconds = _STACK[-1]
     now = time.monotonic()
     if now < effective - 1e-4:  # a timer armed for a budget that has just closed: wait for this one's
@@ -79,9 +84,13 @@ def _on_alarm(signum, frame):  # pragma: no cover - called by the OS
     raise OutOfTime(seconds, deadline=own)
 
 
+#: the longest the timer is set for at once (a longer budget is re-armed when it rings early)
+_MAX_DELAY = 1e6
+
+
 def _arm(now: float) -> None:
     if _STACK:
-        signal.setitimer(signal.ITIMER_REAL, max(_STACK[-1][0] - now, 1e-6))
+        signal.setitimer(signal.ITIMER_REAL, min(max(_STACK[-1][0] - now, 1e-6), _MAX_DELAY))
     else:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
@@ -136,8 +145,13 @@ def time_budget(seconds: float | None):
         if flying is not None and _STACK and flying.deadline is not None and flying.deadline <= _STACK[-1][0]:
             # the exception is on its way to the budget that ran out: no second alarm inside its handlers,
             # only a late one in case some code swallows it
-            signal.setitimer(signal.ITIMER_REAL, max(_STACK[-1][0] - now, _GRACE))
+            signal.setitimer(signal.ITIMER_REAL, min(max(_STACK[-1][0] - now, _GRACE), _MAX_DELAY))
         else:
             _arm(now)
         if not _STACK and _PREVIOUS_HANDLER:
             signal.signal(signal.SIGALRM, _PREVIOUS_HANDLER.pop())
+
+
+#: the code of entering and leaving a budget: an alarm that lands there is put off for a millisecond
+_LEAVING = frozenset({time_budget.__wrapped__.__code__, contextlib._GeneratorContextManager.__exit__.__code__,
+                      contextlib._GeneratorContextManager.__enter__.__code__})

@@ -152,7 +152,7 @@ def instantiate(mapping: dict) -> Rule:
         return "instance" if _zero(evaluate_at(_diff(p), mapping) - _diff(n)) else None
 
     return Rule("instantiate", _text("instantiate ") + _mapping_tex(mapping), check, equations=True,
-                instantiates=dict(mapping))
+                instantiates=dict(mapping), requires=_value_divisors(mapping))
 
 
 def divide(by) -> Rule:
@@ -294,8 +294,18 @@ def using(claim, mapping: dict | None = None) -> Rule:
         return f"by {claim.identifier}" if _zero(step - known) or _zero(step + known) else None
 
     where = (_text(" at ") + _mapping_tex(mapping)) if mapping else ""
+    requires += [c for c in _value_divisors(mapping) if c not in requires]
     return Rule("using", _text(f"by {claim.identifier}") + where, check,
                 uses=(claim.identifier,), requires=tuple(requires))
+
+
+def _value_divisors(mapping) -> tuple:
+    """What the values put in need nonzero (``a := 1/x`` needs ``x ≠ 0``): SymPy may cancel it at once."""
+    out = []
+    for value in mapping.values():
+        if isinstance(value, sp.Basic) and not isinstance(value, sp.Lambda):
+            out += [c for c in wellformed.unmet_denominators(value) if c not in out]
+    return tuple(out)
 
 
 def _check_mapping(where, mapping, allow_empty=False, applied_in=None):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.matrices.expressions import MatrixExpr
+from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 __all__ = ["MAX_DEPTH", "refuse_inexact", "refuse_undefined", "refuse_same_names", "check_statement",
            "denominators", "unmet_denominators", "unmet_conditions", "nonzero_condition"]
@@ -148,26 +149,47 @@ def _walk(node, found: list) -> None:
         add(defined(node))  # a limit may not exist, or be a range (AccumBounds)
         return
     if isinstance(node, sp.Derivative):
-        if _smooth(node.expr):
+        if _smooth(node.expr) and all(count.is_Integer and count > 0 for _, count in node.variable_count):
             _walk(node.expr, found)
         else:
-            add(defined(node))  # |x|, max, σ … need not be differentiable
+            add(defined(node))  # |x|, max, σ … need not be differentiable; an order n may be negative
         return
     if isinstance(node, sp.Subs):
-        if denominators(node.expr):
-            add(defined(node))
-        else:
-            for point in node.point:
-                _walk(point, found)
+        for point in node.point:
+            _walk(point, found)
+        _bound(node, node.expr, node.variables, found,  # the point may lie outside the variables' assumptions
+               real=all(_real(p) for p in node.point))
         return
     if isinstance(node, (sp.Sum, sp.Product, sp.Integral)):
-        indices = {lim[0] for lim in node.limits}
         for lim in node.limits:
             for end in lim[1:]:
                 _walk(end, found)
-        for base in denominators(node.function):
-            add(defined(node) if base.has(*indices) else base)  # the range decides, not the index's assumptions
+        ends = [e for lim in node.limits for e in lim[1:]]
+        if isinstance(node, sp.Integral):  # along the real line when the limits are real
+            _bound(node, node.function, [lim[0] for lim in node.limits], found, real=all(_real(e) for e in ends))
+        else:  # over the integers between the limits (either way round, Karr's convention)
+            _bound(node, node.function, [lim[0] for lim in node.limits], found,
+                   integer=all(e.is_integer for e in ends))
+        if isinstance(node, sp.Product) and not all(
+                len(lim) == 3 and (lim[2] - lim[1] + 1).is_nonnegative for lim in node.limits):
+            add(defined(node))  # a reversed range divides by the factors of the range between (Karr)
+        if isinstance(node, sp.Integral) and not _integrable(node.function):
+            add(defined(node))
         return
+    if isinstance(node, ElementwiseApplyFunction) and isinstance(node.function, sp.Lambda):
+        _walk(node.expr, found)  # f applied to each entry: real entries when the matrix is real
+        _bound(node, node.function.expr, node.function.variables, found, real=_real_matrix(node.expr))
+        return
+    if type(node).__name__ == "UnitSum" and isinstance(node.args[0], sp.Lambda):  # derive.forms: the term of unit j
+        term, *matrices = node.args  # at the real scores (x Qᵀ)_j, (x Kᵀ)_j when the matrices are real
+        for matrix in matrices:
+            _walk(matrix, found)
+        _bound(node, term.expr, term.variables, found, real=all(_real_matrix(mat) for mat in matrices))
+        return
+    if isinstance(node, sp.Lambda):
+        _bound(node, node.expr, node.variables, found)  # applied to what, the walk does not know here
+        return
+
     if isinstance(node, sp.Pow) and not isinstance(node, MatrixExpr):
         if node.exp.is_nonnegative is not True:  # x**m with m possibly negative divides by x
             add(node.base)
@@ -183,6 +205,30 @@ def _walk(node, found: list) -> None:
         add(_where_defined(node))
     for arg in node.args:
         _walk(arg, found)
+
+
+def _bound(node, body, variables, found: list, real=False, integer=False) -> None:
+    """The needs of ``body``, whose ``variables`` range over values their own assumptions do not bound (a sum's
+    index over the integers between its limits, an integral's variable along its path, a ``Subs`` point, a
+    ``Lambda``'s argument): read with stand-ins that know only that much (integer, real, or nothing), and every
+    need that involves them becomes ``defined(node)``."""
+    plain = {v: sp.Dummy(str(v), integer=True) if integer else sp.Dummy(str(v), real=True) if real
+             else sp.Dummy(str(v)) for v in variables if isinstance(v, sp.Symbol)}
+    for base in denominators(body.xreplace(plain)):
+        base = base if not base.has(*plain.values()) else defined(node)
+        if base not in found:
+            found.append(base)
+
+
+def _integrable(integrand) -> bool:
+    """Bounded and piecewise continuous on every bounded path: smooth, or built with |·|, max, min, sign."""
+    if isinstance(integrand, (sp.Abs, sp.sign, sp.Max, sp.Min)):
+        return all(_integrable(a) for a in integrand.args)
+    if isinstance(integrand, (sp.Add, sp.Mul)):
+        return all(_integrable(a) for a in integrand.args)
+    if isinstance(integrand, sp.Pow) and integrand.exp.is_Integer and integrand.exp >= 0:
+        return _integrable(integrand.base)
+    return _smooth(integrand)
 
 
 #: functions whose derivative exists wherever they are defined (and compositions, sums, products of them)
@@ -250,13 +296,29 @@ def _where_defined(node):
 
 
 def _real(expr) -> bool:
-    """Known real: by SymPy, or once every matrix entry is read as real (matrix symbols stand for real matrices)."""
+    """Known real: by SymPy, or once every entry of a matrix symbol is read as real (they stand for real matrices;
+    an entry of a matrix expression such as ``(A + iI)⁻¹`` is not)."""
     if expr.is_extended_real:
         return True
     from sympy.matrices.expressions.matexpr import MatrixElement
 
-    entries = {e: sp.Dummy(real=True) for e in expr.atoms(MatrixElement)}
+    entries = {e: sp.Dummy(real=True) for e in expr.atoms(MatrixElement) if isinstance(e.parent, sp.MatrixSymbol)}
     return bool(entries) and expr.xreplace(entries).is_extended_real is True
+
+
+def _real_matrix(expr) -> bool:
+    """A matrix expression with real entries: matrix symbols and real scalars, no ``i``, and every function it
+    applies entrywise real at real arguments."""
+    if expr.has(sp.I) or not all(_real(sym) for sym in expr.free_symbols if isinstance(sym, sp.Symbol)):
+        return False
+    for inner in expr.atoms(ElementwiseApplyFunction):
+        f = inner.function
+        if not isinstance(f, sp.Lambda):
+            return False
+        body = f.expr.xreplace({v: sp.Dummy(real=True) for v in f.variables})
+        if not _real(body):
+            return False
+    return True
 
 
 def _real_condition(cond) -> bool:
