@@ -253,6 +253,11 @@ class UnitSum(MatrixExpr):
     def shape(self):
         return (1, self.args[4].shape[1])
 
+    def applied_term(self):
+        """The term, and the matrices at whose entries it is applied (the scores (xQᵀ)_j, (xKᵀ)_j): what the
+        definedness check (:mod:`derive.wellformed`) reads the term's arguments from."""
+        return self.args[0], self.args[1:]
+
     def _entry(self, i, l, **kwargs):
         term, x, Q, K, V = self.args
         j = sp.Dummy("j", integer=True)

@@ -13,6 +13,7 @@ import time
 import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
 
+from . import wellformed
 from .budget import OutOfTime, time_budget
 
 __all__ = ["STRATEGIES", "prove_zero", "structural", "expand", "rational", "sign_split", "simplify_small"]
@@ -299,14 +300,10 @@ def _generalise(expr):
 
 
 def _real_entries(atom):
-    """A matrix entry is real (matrix symbols stand for real matrices); an inner sum only when its summand is
-    real with every matrix entry real: otherwise its stand-in is a complex symbol, with no sign to split on."""
-    from sympy.matrices.expressions.matexpr import MatrixElement
-
-    if isinstance(atom, MatrixElement):
-        return True
-    entries = {e: sp.Dummy(real=True) for e in atom.atoms(MatrixElement)}
-    return atom.xreplace(entries).is_real is True
+    """A matrix entry of a matrix symbol is real (matrix symbols stand for real matrices); an inner sum only when
+    its summand is real with those entries real: otherwise its stand-in is a complex symbol, with no sign to split
+    on. The same reading as the definedness check's (:func:`derive.wellformed.real`)."""
+    return wellformed.real(atom)
 
 
 def _rename_bound(expr):

@@ -28,7 +28,7 @@ from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 __all__ = ["MAX_DEPTH", "refuse_inexact", "refuse_undefined", "refuse_same_names", "check_statement",
-           "denominators", "unmet_denominators", "unmet_conditions", "nonzero_condition"]
+           "denominators", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
 MAX_DEPTH = 120
@@ -158,7 +158,7 @@ def _walk(node, found: list) -> None:
         for point in node.point:
             _walk(point, found)
         _bound(node, node.expr, node.variables, found,  # the point may lie outside the variables' assumptions
-               real=all(_real(p) for p in node.point))
+               real=all(real(p) for p in node.point))
         return
     if isinstance(node, (sp.Sum, sp.Product, sp.Integral)):
         for lim in node.limits:
@@ -166,7 +166,7 @@ def _walk(node, found: list) -> None:
                 _walk(end, found)
         ends = [e for lim in node.limits for e in lim[1:]]
         if isinstance(node, sp.Integral):  # along the real line when the limits are real
-            _bound(node, node.function, [lim[0] for lim in node.limits], found, real=all(_real(e) for e in ends))
+            _bound(node, node.function, [lim[0] for lim in node.limits], found, real=all(real(e) for e in ends))
         else:  # over the integers between the limits (either way round, Karr's convention)
             _bound(node, node.function, [lim[0] for lim in node.limits], found,
                    integer=all(e.is_integer for e in ends))
@@ -180,8 +180,9 @@ def _walk(node, found: list) -> None:
         _walk(node.expr, found)  # f applied to each entry: real entries when the matrix is real
         _bound(node, node.function.expr, node.function.variables, found, real=_real_matrix(node.expr))
         return
-    if type(node).__name__ == "UnitSum" and isinstance(node.args[0], sp.Lambda):  # derive.forms: the term of unit j
-        term, *matrices = node.args  # at the real scores (x Qᵀ)_j, (x Kᵀ)_j when the matrices are real
+    applied = getattr(node, "applied_term", None)  # a form that applies a Lambda at entries of its matrices
+    term, matrices = applied() if callable(applied) else (None, ())
+    if isinstance(term, sp.Lambda):
         for matrix in matrices:
             _walk(matrix, found)
         _bound(node, term.expr, term.variables, found, real=all(_real_matrix(mat) for mat in matrices))
@@ -199,7 +200,7 @@ def _walk(node, found: list) -> None:
         add(node.base)
     elif isinstance(node, sp.HadamardPower) and node.exp.is_nonnegative is not True:
         add(defined(node))  # divides by every entry
-    elif isinstance(node, (sp.Max, sp.Min)) and not all(_real(arg) for arg in node.args):
+    elif isinstance(node, (sp.Max, sp.Min)) and not all(real(arg) for arg in node.args):
         add(defined(node))  # no order off the real line
     elif isinstance(node, sp.Function):
         add(_where_defined(node))
@@ -255,14 +256,14 @@ _TOTAL = (
 #: functions with poles, and what must be nonzero where they are finite (None: nothing, for that argument)
 _POLES = {
     sp.tan: sp.cos, sp.sec: sp.cos, sp.cot: sp.sin, sp.csc: sp.sin,
-    sp.tanh: lambda u: None if _real(u) else sp.cosh(u),  # cosh ≥ 1 on the real line
-    sp.sech: lambda u: None if _real(u) else sp.cosh(u),
+    sp.tanh: lambda u: None if real(u) else sp.cosh(u),  # cosh ≥ 1 on the real line
+    sp.sech: lambda u: None if real(u) else sp.cosh(u),
     sp.coth: sp.sinh, sp.csch: sp.sinh,
     sp.log: lambda u: u, sp.arg: lambda u: u, sp.Ei: lambda u: u, sp.li: lambda u: u - 1, sp.zeta: lambda u: u - 1,
     sp.asec: lambda u: u, sp.acsc: lambda u: u, sp.asech: lambda u: u, sp.acsch: lambda u: u,
     sp.atanh: lambda u: 1 - u**2, sp.acoth: lambda u: 1 - u**2,
-    sp.atan: lambda u: None if _real(u) else 1 + u**2,
-    sp.acot: lambda u: None if _real(u) else 1 + u**2,
+    sp.atan: lambda u: None if real(u) else 1 + u**2,
+    sp.acot: lambda u: None if real(u) else 1 + u**2,
 }
 
 
@@ -287,7 +288,7 @@ def _where_defined(node):
         return None  # σ and the like: functions ℝ → ℝ, defined everywhere by the statement's own terms
     if kind in _POLES and len(node.args) == 1:
         return _POLES[kind](node.args[0])
-    if kind is sp.Heaviside and _real(node.args[0]):
+    if kind is sp.Heaviside and real(node.args[0]):
         return None  # H(0) = 1/2 by SymPy's convention; no value off the real line
     if isinstance(node, sp.Piecewise) and node.args[-1].cond is sp.true and all(
             _real_condition(pair.cond) for pair in node.args[:-1]):
@@ -295,7 +296,7 @@ def _where_defined(node):
     return defined(node)
 
 
-def _real(expr) -> bool:
+def real(expr) -> bool:
     """Known real: by SymPy, or once every entry of a matrix symbol is read as real (they stand for real matrices;
     an entry of a matrix expression such as ``(A + iI)⁻¹`` is not)."""
     if expr.is_extended_real:
@@ -309,14 +310,14 @@ def _real(expr) -> bool:
 def _real_matrix(expr) -> bool:
     """A matrix expression with real entries: matrix symbols and real scalars, no ``i``, and every function it
     applies entrywise real at real arguments."""
-    if expr.has(sp.I) or not all(_real(sym) for sym in expr.free_symbols if isinstance(sym, sp.Symbol)):
+    if expr.has(sp.I) or not all(real(sym) for sym in expr.free_symbols if isinstance(sym, sp.Symbol)):
         return False
     for inner in expr.atoms(ElementwiseApplyFunction):
         f = inner.function
         if not isinstance(f, sp.Lambda):
             return False
         body = f.expr.xreplace({v: sp.Dummy(real=True) for v in f.variables})
-        if not _real(body):
+        if not real(body):
             return False
     return True
 
@@ -326,7 +327,7 @@ def _real_condition(cond) -> bool:
     if isinstance(cond, sp.logic.boolalg.BooleanAtom):
         return True
     if isinstance(cond, sp.Rel):
-        return all(_real(side) for side in cond.args)
+        return all(real(side) for side in cond.args)
     if isinstance(cond, (sp.And, sp.Or, sp.Not)):
         return all(_real_condition(c) for c in cond.args)
     return False
