@@ -160,10 +160,7 @@ def _judge_statement(answer: Statement, want: Verdict, witness) -> tuple[bool, s
         return False, f"{name} should be {want.value}, but it holds: {_how(answer)}, so no witness refutes it"
     if isinstance(answer, Claim) and want is Verdict.PROVED:
         tried = _tried(answer)
-        try:  # a counterexample says more than the strategies that failed
-            answer._attempt(lambda: answer.refute())
-        except (ValueError, TypeError):
-            pass
+        _quietly(answer.refute, answer)  # a counterexample says more than the strategies that failed
         if answer.verdict is Verdict.REFUTED:
             return False, f"{name} should be proved, but it is false: {_how(answer)}"
         return False, f"{name} is not proved: no strategy reduced lhs - rhs to zero{tried}"
@@ -171,14 +168,19 @@ def _judge_statement(answer: Statement, want: Verdict, witness) -> tuple[bool, s
         said = _at_witness(answer, witness) if witness else ""
         if said:
             return False, f"{name} is not refuted: {said}"
-        try:
-            answer._attempt(lambda: answer.prove())
-        except (ValueError, TypeError):
-            pass
+        _quietly(answer.prove, answer)
         if answer.verdict is Verdict.PROVED:
             return False, f"{name} should be refuted, but it holds: {_how(answer)}"
         return False, f"{name} is not refuted: no certified witness found; try one of your own (witness={{…}})"
     return False, f"{name} should be {want.value}, but it is {got.value}: {_how(answer)}"
+
+
+def _quietly(attempt, answer) -> None:
+    """Try the other verdict, for a message that says more; a refusal leaves the answer as it was."""
+    try:
+        answer._attempt(attempt)
+    except (ValueError, TypeError):
+        pass
 
 
 def _judge_prediction(answer, activation, name) -> tuple[bool, list[str]]:
