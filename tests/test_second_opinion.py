@@ -110,6 +110,9 @@ def test_it_can_be_turned_off(monkeypatch):
 
 
 # -- adversarial: a false claim never gets "agrees" ---------------------------------------------------------
+_N = sp.Symbol("n", integer=True, positive=True)
+_A, _B = sp.MatrixSymbol("A", _N, _N), sp.MatrixSymbol("B", _N, _N)
+
 FALSE = [
     (sp.Max(0, a), a, ()),
     (sp.Abs(a), a, ()),
@@ -126,6 +129,11 @@ FALSE = [
     (sp.Rational(1, 3), sp.Rational(333333, 10**6), ()),
     (sp.sqrt(2) * sp.sqrt(2), 2 + sp.Rational(1, 10**12), ()),
     (sp.Matrix([[a, b]]), sp.Matrix([[a, a]]), ()),
+    (_A.I * _B, _B * _A.I, (sp.Q.invertible(_A),)),      # inverses do not commute
+    (_B * _A * _A.I, _A, (sp.Q.invertible(_A),)),
+    (_A.I * _B * _A, _B, (sp.Q.invertible(_A),)),
+    (_A.I, _A.T, (sp.Q.invertible(_A),)),
+    (sp.Matrix([[a, 1], [0, 1]]).inv(), sp.Matrix([[a, -1], [0, 1]]), ()),
 ]
 
 
@@ -146,6 +154,20 @@ def test_a_division_is_read_where_it_is_defined_and_never_inside_a_branch():
     assert review.identity(a * b / b, a).result == "agrees"
     with pytest.raises(Outside, match="Piecewise"):
         Translator().scalar(sp.Piecewise((1 / a, a > 0), (0, True)))
+
+
+def test_an_inverse_is_read_where_its_matrix_is_invertible():
+    invertible = (sp.Q.invertible(_A), sp.Q.invertible(_B))
+    for lhs, rhs in [(_A * _A.I, sp.Identity(_N)), ((_A * _B).I, _B.I * _A.I), (_B * _A * _A.I, _B)]:
+        assert review.identity(lhs, rhs, invertible).result == "agrees", (lhs, rhs)
+    t = Translator(sizes={_N: 2})
+    t.matrix(_A.I)
+    assert t.defined and all("not" in f for f in t.defined)  # det A ≠ 0, as a reciprocal's base is nonzero
+    assert t.boolean(sp.Q.invertible(_A)).startswith("(not")
+    with pytest.raises(Outside, match="inverse of a 5×5"):
+        Translator().matrix(sp.MatrixSymbol("C", 5, 5).I)
+    with pytest.raises(Outside, match="Piecewise"):
+        Translator().scalar(sp.Piecewise(((_A.I)[0, 0].subs(_N, 2), a > 0), (0, True)))
 
 
 def test_a_refutation_at_a_witness_outside_the_domain_disagrees():

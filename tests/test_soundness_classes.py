@@ -243,6 +243,54 @@ def test_a_matrix_inverse_needs_invertibility():
     assert "Ne(a**2 - b**2, 0)" in c.evidence.detail
 
 
+_AN, _BN = sp.MatrixSymbol("A", n, n), sp.MatrixSymbol("B", n, n)
+_CN = sp.MatrixSymbol("C", n, m)
+
+
+# -- an inverse that SymPy would cancel as it builds a product stays in the statement ---------------------------
+@pytest.mark.parametrize("build, rhs, needs", [
+    (lambda: _AN * _AN.I, sp.Identity(n), ["Q.invertible(A)"]),              # A A⁻¹ = I is false for a singular A
+    (lambda: _AN.I * _AN * _BN, _BN, ["Q.invertible(A)"]),
+    (lambda: _AN**2 * _AN.I, _AN, ["Q.invertible(A)"]),
+    (lambda: _AN.I * _AN**3, _AN**2, ["Q.invertible(A)"]),
+    (lambda: _AN.I.I, _AN, ["Q.invertible(A)"]),                             # (A⁻¹)⁻¹ exists only for an invertible A
+    (lambda: (_AN * _BN).I * _AN * _BN, sp.Identity(n), ["Q.invertible(A)", "Q.invertible(B)"]),
+    (lambda: _AN.T.I * _AN.T, sp.Identity(n), ["Q.invertible(A.T)"]),
+    (lambda: _CN.T * _AN * _AN.I * _CN, _CN.T * _CN, ["Q.invertible(A)"]),
+    (lambda: _AN.I - _AN.I, sp.ZeroMatrix(n, n), ["Q.invertible(A)"]),    # zero only where A⁻¹ exists
+    (lambda: _BN + _AN.I - _AN.I, _BN, ["Q.invertible(A)"]),
+    (lambda: 0 * _AN.I, sp.ZeroMatrix(n, n), ["Q.invertible(A)"]),
+    (lambda: sp.ZeroMatrix(n, n) * _AN.I * _BN, sp.ZeroMatrix(n, n), ["Q.invertible(A)"]),
+], ids=["right", "left", "power", "power_left", "double", "product", "transpose", "sandwich", "difference",
+        "difference_plus", "zero_times", "zero_matrix_times"])
+def test_an_inverse_is_not_cancelled_before_the_claim_sees_it(build, rhs, needs):
+    lhs = build()
+    assert lhs.has(sp.Inverse), lhs  # as written
+    c = never_proved("sound.cancelled_inverse", lhs, rhs)
+    assert all(need in c.evidence.detail for need in needs), c.evidence.detail
+    invertible = [sp.Q.invertible(_AN), sp.Q.invertible(_BN)]
+    assert free("sound.cancelled_inverse_ok", lhs, rhs, assume=invertible).prove().verdict is P
+
+
+def test_invertibility_is_read_through_transposes_products_and_determinants():
+    assert free("sound.inv_transpose", _AN.T.I * _AN.T, sp.Identity(n), assume=[sp.Q.invertible(_AN)]).prove().verdict is P
+    assert free("sound.inv_det", _AN * _AN.I, sp.Identity(n), assume=[sp.Ne(sp.Determinant(_AN), 0)]).prove().verdict is P
+    assert free("sound.inv_product", (_AN * _BN).I * _AN * _BN, sp.Identity(n),
+                assume=[sp.Q.invertible(_AN), sp.Q.invertible(_BN)]).prove().verdict is P
+    # a product of non-square factors is not invertible because its factors are said to be
+    D = sp.MatrixSymbol("D", m, n)
+    never_proved("sound.inv_rect", (_CN * D).I * _CN * D, sp.Identity(n),
+                 assume=[sp.Q.invertible(_CN), sp.Q.invertible(D)])
+
+
+@pytest.mark.parametrize("step", [_AN * _AN.I * _BN, _AN.I * _AN * _BN, _AN.I.I * _AN.I * _BN], ids=["right", "left", "double"])
+def test_an_inverse_in_a_chain_step_needs_invertibility(step):
+    ch = chain("sound.inverse_chain", _BN, expect=None).step(step, "matrix-algebra")  # B = A A⁻¹ B only for an invertible A
+    assert ch.verdict is not P and "Q.invertible(A)" in ch.evidence.detail, ch.evidence.detail
+    ok = chain("sound.inverse_chain_ok", _BN, assume=[sp.Q.invertible(_AN)], expect=None).step(step, "matrix-algebra")
+    assert ok.verdict is P, ok.evidence.detail
+
+
 def test_a_witness_where_a_divisor_vanishes_is_no_refutation():
     # (a² − 1)/(a − 1) = a + 1 wherever it is defined: no witness, least of all a = 1
     c = free("sound.no_witness_at_pole", (a**2 - 1) / (a - 1), a + 1).refute()

@@ -11,6 +11,10 @@ evidence -- four verdicts, never blurred -- and render it in a notebook.
 """
 from __future__ import annotations
 
+from . import inverses
+
+inverses.install()  # before anything builds a matrix product: SymPy keeps the inverses it is given
+
 from . import exercises, forms, numeric, rules
 from .activations import ACTIVATIONS, activation, sigma, z
 from .chains import Chain, chain

@@ -192,7 +192,7 @@ class Statement:
             "expect": self.expect.value if self.expect else None,
             "uses": list(self.uses),
             "assume": [sp.sstr(c) for c in self.assume],
-            "assume_tex": [sp.latex(c) for c in self.assume],
+            "assume_tex": [render.tex(c) for c in self.assume],
         }
         out.update(self.evidence.as_dict(timings=timings))
         out["second_opinion"] = second.record(self, timings)
@@ -292,7 +292,7 @@ class Claim(Statement):
                     result = None, "", []
                     why = ("derive cannot tell where these parts have a value"
                            if all(isinstance(c, _wellformed.defined) for c in unmet)
-                           else "SymPy cancels a divisor as it builds an expression")
+                           else "a divisor must be nonzero, the matrix of an inverse invertible")
                     why_not = (f"needs {', '.join(sp.sstr(c) for c in unmet)}, which neither the symbols' "
                                f"assumptions nor assume give ({why})")
                 elif instance_of is not None:

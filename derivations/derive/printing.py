@@ -330,6 +330,11 @@ class DerivePrinter(LatexPrinter):
             return rf"{self._base(expr.arg.arg)}^{{-\top}}"
         return rf"{self._base(expr.arg)}^{{-1}}"
 
+    def _print_AppliedPredicate(self, expr):
+        # Q.invertible(M) reads "M invertible"
+        args = r",\ ".join(self._print(a) for a in expr.arguments)
+        return rf"{args}\ \text{{{expr.function.name}}}"
+
     def _print_MatrixSlice(self, expr):
         parent = expr.parent
         (r0, r1, rs), (c0, c1, cs) = expr.rowslice, expr.colslice

@@ -356,9 +356,7 @@ def _settled(base, conditions) -> bool:
     if isinstance(base, defined):
         return False
     if isinstance(base, MatrixExpr):
-        if isinstance(base, sp.MatrixBase):
-            return base.det().is_zero is False
-        return sp.Q.invertible(base) in conditions
+        return _invertible(base, conditions)
     if base.is_zero is False:
         return True
     for c in conditions:
@@ -370,6 +368,27 @@ def _settled(base, conditions) -> bool:
     if len(factors) > 1 or (isinstance(base, sp.Pow) and base.exp.is_positive):
         parts = [f.base if isinstance(f, sp.Pow) and f.exp.is_positive else f for f in factors]
         return all(p.is_zero is False or _settled(p, conditions) for p in parts)
+    return False
+
+
+def _invertible(matrix, conditions) -> bool:
+    """``matrix`` is invertible by ``conditions``: given as ``Q.invertible`` (or ``det ≠ 0``), or built from invertible
+    matrices by transposes, inverses, integer powers and products of square factors; an explicit matrix by its
+    determinant."""
+    if isinstance(matrix, sp.MatrixBase):
+        return matrix.det().is_zero is False
+    if isinstance(matrix, sp.Identity) or sp.Q.invertible(matrix) in conditions:
+        return True
+    if any(isinstance(c, sp.Ne) and _same_up_to_sign(c.lhs - c.rhs, sp.Determinant(matrix)) for c in conditions):
+        return True
+    if isinstance(matrix, (sp.Transpose, sp.Adjoint, sp.Inverse)):
+        return _invertible(matrix.arg, conditions)
+    if isinstance(matrix, sp.MatPow):
+        return matrix.exp.is_integer is True and _invertible(matrix.base, conditions)
+    if isinstance(matrix, sp.MatMul):
+        coeff, factors = matrix.as_coeff_matrices()
+        return (_settled(coeff, conditions) and all(f.is_square is True for f in factors)
+                and all(_invertible(f, conditions) for f in factors))
     return False
 
 

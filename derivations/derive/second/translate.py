@@ -44,6 +44,8 @@ MODELLED = ("real", "positive", "negative", "nonnegative", "nonpositive", "nonze
 #: names of functions that are transcendental: said as such when they put a claim outside the fragment
 #: a larger integer power is not written out as a product (it is outside the fragment)
 MAX_POWER = 64
+#: the largest matrix whose inverse or determinant is written out (its determinant has k! terms)
+MAX_INVERSE = 4
 
 TRANSCENDENTAL = {"exp", "log", "erf", "erfc", "tanh", "sinh", "cosh", "sin", "cos", "tan", "atan", "asin",
                    "acos", "sigmoid", "LambertW", "gamma", "loggamma", "besselj", "Si", "Ci", "Ei", "li"}
@@ -236,6 +238,18 @@ def _mul(values):
 
 def _neg(x):
     return f"(- {x})"
+
+
+def _det(rows):
+    """``det`` of a square matrix of ``(re, im)`` entries, by expansion along the first row."""
+    if len(rows) == 1:
+        return rows[0][0]
+    terms = []
+    for j, entry in enumerate(rows[0]):
+        minor = [row[:j] + row[j + 1:] for row in rows[1:]]
+        sign = [] if j % 2 == 0 else [("(- 1.0)", None)]
+        terms.append(_mul([*sign, entry, _det(minor)]))
+    return _add(terms)
 
 
 class Translator:
@@ -541,6 +555,8 @@ class Translator:
             return f"(not {self.boolean(c.args[0])})"
         if isinstance(c, sp.Implies):
             return f"(=> {self.boolean(c.args[0])} {self.boolean(c.args[1])})"
+        if isinstance(c, sp.assumptions.AppliedPredicate) and c.function == sp.Q.invertible:
+            return self.nonzero_det(c.arguments[0])
         raise Outside(f"the condition {type(c).__name__}")
 
     def _constant(self, e):
@@ -675,7 +691,9 @@ class Translator:
         if isinstance(M, sp.MatMul):
             scalars = [a for a in M.args if not getattr(a, "is_Matrix", False)]
             factor = _mul([self.value(s) for s in scalars]) if scalars else None
-            mats = [self.matrix(a) for a in M.args if getattr(a, "is_Matrix", False)]
+            mats = [self.matrix(a) for a in self._cancelled([a for a in M.args if getattr(a, "is_Matrix", False)])]
+            if not mats:  # everything cancelled: the identity
+                mats = [self.matrix(sp.Identity(M.rows))]
             out = mats[0]
             for B in mats[1:]:
                 if len(out[0]) != len(B):
@@ -687,4 +705,58 @@ class Translator:
             return out
         if isinstance(M, ElementwiseApplyFunction):
             return [[self.apply(M.function, [x]) for x in row] for row in self.matrix(M.expr)]
+        if isinstance(M, sp.Inverse):
+            return self._inverse(M.arg)
+        if isinstance(M, sp.MatPow) and M.exp.is_Integer:
+            base = self.matrix(M.base) if M.exp > 0 else self._inverse(M.base)
+            out = base
+            for _ in range(abs(int(M.exp)) - 1):
+                out = [[self._named(_add([_mul([row[k], base[k][j]]) for k in range(len(base))]))
+                        for j in range(len(base))] for row in out]
+            return out
         raise Outside(f"the matrix operation {type(M).__name__}")
+
+    def _cancelled(self, factors) -> list:
+        """The factors of a product with each ``X X⁻¹`` and ``X⁻¹ X`` next to each other taken out, the claim then
+        read where ``det X ≠ 0`` (as a reciprocal cancels against its symbol)."""
+        kept: list = []
+        for f in factors:
+            if kept and any(isinstance(u, sp.Inverse) and u.arg == v for u, v in ((kept[-1], f), (f, kept[-1]))):
+                base = f if isinstance(kept[-1], sp.Inverse) else kept[-1]
+                self.defined.append(self.nonzero_det(base))
+                kept.pop()
+            else:
+                kept.append(f)
+        return kept
+
+    def _inverse(self, A):
+        """The inverse of a square matrix as fresh entries ``N`` with ``A N = N A = I`` where ``det A ≠ 0`` (the
+        claim is read where it is defined, as a reciprocal is)."""
+        rows = self.matrix(A)
+        k = len(rows)
+        if k > MAX_INVERSE or any(len(row) != k for row in rows):
+            raise Outside(f"the inverse of a {k}×{len(rows[0]) if rows else 0} matrix")
+        if self._branch:
+            raise Outside("an inverse inside a Piecewise branch")
+        det = self.nonzero_det(A)
+        complex_ = any(x[1] is not None for row in rows for x in row)
+        entries = [[(self.fresh("inv"), self.fresh("inv") if complex_ else None) for _ in range(k)] for _ in range(k)]
+        eqs = []
+        for left, right in ((rows, entries), (entries, rows)):  # A N = I and N A = I
+            for i in range(k):
+                for j in range(k):
+                    re, im = _add([_mul([left[i][q], right[q][j]]) for q in range(k)])
+                    eqs.append(f"(= {re} {ONE if i == j else ZERO})")
+                    if im is not None:
+                        eqs.append(f"(= {im} 0.0)")
+        self.side.append(f"(=> {det} (and {' '.join(eqs)}))")
+        self.defined.append(det)
+        return entries
+
+    def nonzero_det(self, A) -> str:
+        """The formula ``det A ≠ 0`` of a square matrix (expanded along its first row)."""
+        rows = self.matrix(A)
+        if len(rows) > MAX_INVERSE or any(len(row) != len(rows) for row in rows):
+            raise Outside(f"the determinant of a {len(rows)}×{len(rows[0]) if rows else 0} matrix")
+        re, im = _det(rows)
+        return f"(not (= {re} 0.0))" if im is None else f"(not (and (= {re} 0.0) (= {im} 0.0)))"

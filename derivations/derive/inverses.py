@@ -1,0 +1,109 @@
+"""Matrix inverses stay where they are written.
+
+SymPy cancels an inverse against its base as it builds a product (``A*A.I`` is ``I``, ``A.I*A*B`` is ``B``,
+``A**2*A.I`` is ``A``) and a double inverse (``A.I.I`` is ``A``), so a claim would never see that its
+statement needs ``A`` to be invertible, and ``A*A.I = I`` would be "proved" for every square ``A``, singular
+ones included; ``A.I - A.I`` and ``0*A.I`` are the zero matrix in the same way. While derive is imported, SymPy
+keeps every inverse it is given: powers of one base are merged only when their exponents have one sign
+(``A*A**2`` is ``A**3``, ``A.I*A.I`` is ``A**-2``), a product with an inverse is not replaced by the zero matrix
+(``0*A.I`` stays ``0·A⁻¹``, so ``A.I - A.I`` does too), and ``A.I.I`` stays ``(A⁻¹)⁻¹``. The statement a claim receives is then the one written, and the definedness check
+(:mod:`derive.wellformed`) asks ``Q.invertible(A)`` for each inverse in it.
+
+The kernel cancels inverses only inside :func:`cancelling`, which it enters once that check has passed, that is
+once the assumptions make every inverse of the statement invertible; SymPy's own rules then apply unchanged.
+
+>>> import derive, sympy as sp
+>>> n = sp.Symbol("n", integer=True, positive=True)
+>>> A = sp.MatrixSymbol("A", n, n)
+>>> A * A.I
+A*A**(-1)
+>>> with cancelling():
+...     print(A * A.I)
+I
+>>> print(derive.claim("doc.inverse", A * A.I, sp.Identity(n)).prove().evidence.detail)
+needs Q.invertible(A), which neither the symbols' assumptions nor assume give (a divisor must be nonzero, the matrix of an inverse invertible)
+>>> derive.claim("doc.inverse_ok", A * A.I, sp.Identity(n), assume=[sp.Q.invertible(A)]).prove().verdict.value
+'proved'
+
+SymPy's scalar arithmetic is left as it is: ``x/x`` is ``1`` and ``0/x`` is ``0`` before any claim sees them
+(build such a side under ``with sympy.evaluate(False):`` to have its divisor checked). What a claim shows on the
+page is always the statement it received.
+"""
+from __future__ import annotations
+
+import contextlib
+
+import sympy as sp
+from sympy.matrices.expressions import inverse as _inverse
+from sympy.matrices.expressions import matmul as _matmul
+from sympy.strategies import do_one, exhaust, typed
+
+_SYMPY_COMBINE = _matmul.combine_powers
+_SYMPY_ZEROS = _matmul.any_zeros
+_SYMPY_DOUBLE_INVERSE = _inverse.Inverse._eval_inverse
+_depth = [0]  # how many `cancelling()` blocks are open
+
+
+@contextlib.contextmanager
+def cancelling():
+    """SymPy's own rules, which cancel ``X X⁻¹``, for the kernel once every inverse is known invertible."""
+    _depth[0] += 1
+    try:
+        yield
+    finally:
+        _depth[0] -= 1
+
+
+def _power(factor):
+    if isinstance(factor, sp.MatPow):
+        return factor.args
+    if isinstance(factor, sp.Inverse):
+        return factor.arg, sp.S.NegativeOne
+    return factor, sp.S.One
+
+
+def _one_sign(p, q) -> bool:
+    return (p.is_nonnegative and q.is_nonnegative) or (p.is_negative and q.is_negative) or False
+
+
+def _keep_inverses(mul):
+    """``combine_powers`` without cancelling: ``A^p A^q`` is merged only when ``p`` and ``q`` have one sign."""
+    if _depth[0]:
+        return _SYMPY_COMBINE(mul)
+    factor, args = mul.as_coeff_matrices()
+    merged = [args[0]]
+    for right in args[1:]:
+        left = merged[-1]
+        (base_l, p), (base_r, q) = _power(left), _power(right)
+        if left.is_square is not False and base_l == base_r and _one_sign(p, q):
+            merged[-1] = sp.MatPow(base_l, p + q).doit(deep=False)
+        else:
+            merged.append(right)
+    return _matmul.newmul(factor, *merged)
+
+
+def _divides(mul) -> bool:
+    return any(isinstance(f, sp.Inverse) or (isinstance(f, sp.MatPow) and f.exp.is_nonnegative is not True)
+               for f in mul.args)
+
+
+def _keep_zero_products(mul):
+    """``any_zeros`` without dropping an inverse: ``0·A⁻¹`` is zero only where ``A⁻¹`` exists."""
+    if _depth[0] or not _divides(mul):
+        return _SYMPY_ZEROS(mul)
+    return mul
+
+
+def _double_inverse(self):
+    return _SYMPY_DOUBLE_INVERSE(self) if _depth[0] else _inverse.Inverse(self)
+
+
+def install():
+    """Make SymPy keep the inverses it is given (done once, when derive is imported)."""
+    if _matmul.combine_powers is _keep_inverses:
+        return
+    ours = {_SYMPY_COMBINE: _keep_inverses, _SYMPY_ZEROS: _keep_zero_products}
+    _matmul.combine_powers, _matmul.any_zeros = _keep_inverses, _keep_zero_products
+    _matmul.rules = tuple(ours.get(rule, rule) for rule in _matmul.rules)
+    _matmul.canonicalize = exhaust(typed({_matmul.MatMul: do_one(*_matmul.rules)}))
+    _inverse.Inverse._eval_inverse = _double_inverse
