@@ -251,3 +251,60 @@ def test_chain_records_uses_and_registers():
     assert ch.record()["uses"] == ["demo.base"]
     assert derive.statements() == [ch]
     assert repr(ch) == "<chain demo.reg: proved>"
+
+
+# -- chains that rest on chains: by, consequence, put, absurd ------------------------------------------------------
+m1, m2 = derive.real("m_1 m_2")
+H = (sp.Matrix([s(a * m1), s(a * m2)]), sp.Matrix([s(a) * m1, s(a) * m2]))  # two entries, for all a
+
+
+def _entry_is_one(m, assume=True):
+    """From s(a m) = s(a) m for all a: s(m) = s(1) m (at a = 1)."""
+    k = 0 if m is m1 else 1
+    return chain(f"test.by.entry_{k}", (H[0][k], H[1][k])).step((s(m), s(1) * m), rules.instantiate({a: 1}))
+
+
+def test_by_takes_the_conclusions_of_chains_from_their_premise():
+    one, two = _entry_is_one(m1), _entry_is_one(m2)
+    both = chain("test.by.both", H).step((sp.Matrix([s(m1), s(m2)]), sp.Matrix([s(1) * m1, s(1) * m2])), rules.by(one, two))
+    assert both.verdict is Verdict.PROVED and set(both.uses) >= {one.identifier, two.identifier}
+    single = chain("test.by.single", H).step((s(m2), s(1) * m2), rules.by(two))
+    assert single.verdict is Verdict.PROVED
+
+
+def test_by_needs_the_conclusions_in_order_and_every_premise_among_the_entries():
+    one, two = _entry_is_one(m1), _entry_is_one(m2)
+    swapped = free("test.by.swapped", H).step((sp.Matrix([s(m2), s(m1)]), sp.Matrix([s(1) * m2, s(1) * m1])),
+                                               rules.by(one, two))
+    assert swapped.verdict is Verdict.UNPROVEN
+    other = free("test.by.other_premise", (s(a), s(a))).step((s(m1), s(1) * m1), rules.by(one))
+    assert other.verdict is Verdict.UNPROVEN
+
+
+def test_by_needs_the_chains_assumptions_unless_their_case_is_covered():
+    one = chain("test.by.divided", (s(a) * m1, s(1) * m1), assume=[sp.Ne(m1, 0)]).step((s(a), s(1)), rules.divide(m1))
+    needs = free("test.by.needs", (s(a) * m1, s(1) * m1)).step((s(a), s(1)), rules.by(one))
+    assert needs.verdict is Verdict.UNPROVEN and "Ne(m_1, 0)" in needs.evidence.detail
+    times = chain("test.by.times", (s(a) * m1, s(1) * m1), assume=[sp.Ne(m1, 0)]).step(
+        (s(a), s(1)), rules.divide(m1)).step((m1 * s(a), m1 * s(1)), rules.multiply(m1))
+    covered = chain("test.by.covered", (s(a) * m1, s(1) * m1)).step((m1 * s(a), m1 * s(1)), rules.by(times, unless_zero=[m1]))
+    assert covered.verdict is Verdict.PROVED  # where m1 = 0 both sides are 0
+
+
+def test_consequence_is_ideal_membership():
+    start = (sp.Matrix([a * b, b * c]), sp.zeros(2, 1))
+    assert chain("test.consequence.in", start).step((a * b * c - b * c * a + b * c**2, 0), rules.consequence()).verdict is Verdict.PROVED
+    assert free("test.consequence.out", start).step((a * c, 0), rules.consequence()).verdict is Verdict.UNPROVEN
+
+
+def test_put_uses_values_the_equations_give():
+    start = (sp.Matrix([a, s(a + b)]), sp.Matrix([2, s(b)]))
+    assert chain("test.put", start).step((s(2 + b), s(b)), rules.put({a: 2})).verdict is Verdict.PROVED
+    assert free("test.put.not_given", start).step((s(3 + b), s(b)), rules.put({a: 3})).verdict is Verdict.UNPROVEN
+
+
+def test_absurd_needs_a_certified_false_equation():
+    start = (sp.Matrix([a, sp.exp(1)]), sp.Matrix([b, sp.Rational(27, 10)]))
+    assert chain("test.absurd", start).step((a, 5), rules.absurd()).verdict is Verdict.PROVED
+    true = (sp.Matrix([a, sp.exp(0)]), sp.Matrix([b, 1]))
+    assert free("test.absurd.true", true).step((a, 5), rules.absurd()).verdict is Verdict.UNPROVEN

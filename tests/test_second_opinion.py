@@ -203,3 +203,24 @@ def test_the_claims_page_filters_by_the_second_opinion():
     page = Path(derive.__file__).parent / "site" / "templates" / "claims.html.j2"
     js = (Path(derive.__file__).parent / "site" / "static" / "site.js").read_text()
     assert 'data-second="{{ c.second }}"' in page.read_text() and 'getAttribute("data-second")' in js
+
+
+# -- an implication step: the premise is read for all values only of what the step instantiates -------------
+_M = sp.Symbol("m", real=True)
+FALSE_STEPS = [  # each premise fails for some value of m (a·m = a at a = 1, m = 0): read for all m, it implies anything
+    ((a * _M, a), (_M, sp.Integer(5)), rules.rearrange()),
+    ((a * _M, a), (_M, sp.Integer(5)), rules.instantiate({a: 1})),
+    ((a + _M, _M + 1), (_M, sp.Integer(7)), rules.multiply(2)),
+    ((s(a) * _M, s(1) * a), (s(2), sp.Integer(3)), rules.divide(_M)),
+]
+
+
+@pytest.mark.parametrize("prev,nxt,rule", FALSE_STEPS)
+def test_a_false_step_from_a_premise_that_fails_somewhere_never_agrees(prev, nxt, rule):
+    assert review.step(prev, nxt, rule, equations=True).result != "agrees"
+
+
+def test_an_instantiation_is_read_from_the_premise_for_all_values_of_what_it_puts():
+    assert review.step((a * _M, a), (_M, sp.Integer(1)), rules.instantiate({a: 1}), equations=True).result == "agrees"
+    assert review.step((s(a) * _M, s(_M) * a), (s(1) * _M, s(_M)), rules.instantiate({a: 1}),
+                       equations=True).result == "agrees"

@@ -898,3 +898,94 @@ def test_an_alarm_while_a_budget_is_left_leaves_nothing_behind():
 def test_a_very_long_budget_is_a_budget(seconds):
     assert free("sound.long_budget", (a + 1) ** 2, a**2 + 2 * a + 1).prove(budget=seconds).verdict is P
     assert free("sound.long_refute", a, a + 1).refute(budget=seconds).verdict is R
+
+
+# -- chains resting on chains: by gives no more than the chains proved ------------------------------------------
+_H2 = (sp.Matrix([SIGMA(t * a), SIGMA(t * b)]), sp.Matrix([SIGMA(t) * a, SIGMA(t) * b]))  # for all t
+
+
+def _at_one(k):
+    return chain(f"sound.by.sub{k}", (_H2[0][k], _H2[1][k]), expect=None).step(
+        (SIGMA(a if k == 0 else b), SIGMA(1) * (a if k == 0 else b)), rules.instantiate({t: 1}))
+
+
+def test_by_rests_only_on_proved_chains_from_the_same_premise():
+    broken = chain("sound.by.broken", (_H2[0][0], _H2[1][0]), expect=None).step((SIGMA(a), 2 * a), rules.instantiate({t: 1}))
+    assert broken.verdict is not P
+    c = chain("sound.by.on_broken", _H2, expect=None).step((SIGMA(a), 2 * a), rules.by(broken))
+    assert c.verdict is not P
+    other = chain("sound.by.other", (SIGMA(t * w), SIGMA(t) * w), expect=None).step((SIGMA(w), SIGMA(1) * w),
+                                                                                     rules.instantiate({t: 1}))
+    assert other.verdict is P
+    c = chain("sound.by.not_premise", _H2, expect=None).step((SIGMA(w), SIGMA(1) * w), rules.by(other))
+    assert c.verdict is not P  # its premise is about w, not an entry of _H2
+    c = chain("sound.by.wrong_order", _H2, expect=None).step(
+        (sp.Matrix([SIGMA(b), SIGMA(a)]), sp.Matrix([SIGMA(1) * a, SIGMA(1) * b])), rules.by(_at_one(0), _at_one(1)))
+    assert c.verdict is not P
+
+
+def test_by_keeps_the_assumptions_of_the_chains_it_rests_on():
+    divided = chain("sound.by.divided", (SIGMA(t) * a, SIGMA(1) * a), assume=[sp.Ne(a, 0)], expect=None).step(
+        (SIGMA(t), SIGMA(1)), rules.divide(a))
+    assert divided.verdict is P
+    c = chain("sound.by.drops_assume", (SIGMA(t) * a, SIGMA(1) * a), expect=None).step((SIGMA(t), SIGMA(1)), rules.by(divided))
+    assert c.verdict is not P and "Ne(a, 0)" in c.evidence.detail  # false at a = 0 for σ(t) ≠ σ(1)
+    c = chain("sound.by.split_wrong", (SIGMA(t) * a, SIGMA(1) * a), expect=None).step(
+        (SIGMA(t), SIGMA(1)), rules.by(divided, unless_zero=[a]))
+    assert c.verdict is not P  # at a = 0 the conclusion σ(t) = σ(1) is not an identity
+    c = chain("sound.by.split_other", (SIGMA(t) * a, SIGMA(1) * a), expect=None).step(
+        (SIGMA(t), SIGMA(1)), rules.by(divided, unless_zero=[b]))
+    assert c.verdict is not P and "Ne(a, 0)" in c.evidence.detail
+
+
+def test_by_checks_the_instantiations_of_the_chains_against_the_chains_assumptions():
+    sub = chain("sound.by.inst", (SIGMA(t) * p, SIGMA(t) * p), expect=None).step((SIGMA(-1) * p, SIGMA(-1) * p),
+                                                                                 rules.instantiate({t: -1}))
+    assert sub.verdict is P
+    for cond in (t > 0, sp.Ne(t + 1, 0), sp.Eq(t, 2)):  # each fails at t = -1, where the premise is read
+        c = chain("sound.by.inst_user", (SIGMA(t) * p, SIGMA(t) * p), assume=[cond], expect=None).step(
+            (SIGMA(-1) * p, SIGMA(-1) * p), rules.by(sub))
+        assert c.verdict is not P, cond
+
+
+# -- consequence: only what the ideal of the equations holds ---------------------------------------------------
+@pytest.mark.parametrize("start, step", [
+    ((a * b, 0), (a, 0)),                                    # false at a = 1, b = 0
+    ((a**2, b**2), (a, b)),                                  # false at a = 1, b = -1
+    ((sp.Matrix([a * b, b]), sp.Matrix([0, 1])), (a, 1)),    # false at a = 0, b = 1
+    ((RELU(a) * b, 0), (b, 0)),                              # not a polynomial (and false at a = -1)
+    ((a / b, 1), (a, 2 * b)),                                # a division: not a polynomial
+    ((a, sp.sqrt(2)), (a**2, 3)),                            # an irrational coefficient
+], ids=["zero_product", "squares", "vector", "relu", "division", "irrational"])
+def test_consequence_proves_only_members_of_the_ideal(start, step):
+    c = chain("sound.consequence", start, expect=None).step(step, rules.consequence())
+    assert c.verdict is not P
+
+
+# -- put: only the values the equations give --------------------------------------------------------------------
+@pytest.mark.parametrize("start, step, mapping", [
+    ((sp.Matrix([a, SIGMA(a)]), sp.Matrix([3, SIGMA(b)])), (SIGMA(2), SIGMA(b)), {a: 2}),         # a = 3, not 2
+    ((sp.Matrix([2 * a, SIGMA(a)]), sp.Matrix([4, SIGMA(b)])), (SIGMA(3), SIGMA(b)), {a: 3}),
+    ((sp.Matrix([a, SIGMA(a)]), sp.Matrix([2, SIGMA(b)])), (SIGMA(2), SIGMA(2)), {a: 2}),         # not an entry
+    ((sp.Matrix([a, SIGMA(b) / a]), sp.Matrix([0, 1])), (SIGMA(b) / 0 * 0, 0), {a: 0}),
+], ids=["other_value", "not_solved", "not_an_entry", "into_a_divisor"])
+def test_put_uses_only_values_the_equations_give(start, step, mapping):
+    try:
+        c = chain("sound.put", start, expect=None).step(step, rules.put(mapping))
+    except (TypeError, ValueError) as exc:  # a one-line refusal is a true answer
+        assert "\n" not in str(exc)
+        return
+    assert c.verdict is not P
+
+
+# -- absurd: only from a false equation between numbers, certified -----------------------------------------------
+@pytest.mark.parametrize("entry", [
+    (sp.cos(sp.pi / 5), (1 + sp.sqrt(5)) / 4),     # true, though SymPy does not see it
+    (SIGMA(0), sp.Integer(1)),                     # about σ: not a number
+    (a, sp.Integer(1)),                            # holds at a = 1: not between numbers
+    (sp.exp(1) + 0 * a, sp.E),                     # true
+], ids=["cos_pi_5", "sigma", "symbolic", "e"])
+def test_absurd_needs_a_certified_false_equation_between_numbers(entry):
+    start = (sp.Matrix([b, entry[0]]), sp.Matrix([b, entry[1]]))
+    c = chain("sound.absurd", start, expect=None).step((b, 7), rules.absurd())
+    assert c.verdict is not P

@@ -17,7 +17,7 @@ inverses.install()  # before anything builds a matrix product: SymPy keeps the i
 
 from . import exercises, forms, numeric, rules
 from .activations import ACTIVATIONS, activation, sigma, z
-from .chains import Chain, chain
+from .chains import Chain, chain, conclusions
 from .classify import classify
 from .datatable import Link, table
 from .claims import Claim, ExpectationError, SoundnessError, claim
@@ -31,7 +31,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ACTIVATIONS", "Chain", "Claim", "Evidence", "ExpectationError", "Link", "SoundnessError", "Verdict",
-    "activation", "chain", "claim", "claim_table", "classify", "exercise", "forms", "matrix", "nonzero", "numeric", "positive",
+    "activation", "chain", "claim", "claim_table", "classify", "conclusions", "exercise", "forms", "matrix", "nonzero", "numeric", "positive",
     "real", "row", "rules", "sigma", "statements", "suite_table", "table", "z",
 ]
 

@@ -22,14 +22,13 @@ DIRECTIONS = {
     "6.2": (["lemma.sigma_linear"], ["lemma.linear_satisfies_identity"]),
     "B1": (["homogeneous.positive_side", "homogeneous.negative_side", "homogeneous.at_zero",
             "homogeneous.nonzero_linear"], ["homogeneous.converse", "homogeneous.linear_converse"]),
-    "B3": (["gl_r.relu_only_if.", "gl_r.silu_only_if.", "gl_r.support."],
+    "B3": (["gl_r.relu_only_if.r2", "gl_r.relu_only_if.r3", "gl_r.silu_only_if.r2", "gl_r.silu_only_if.r3",
+            "gl_r.zero_line."],
            ["gl_r.identity_if.", "gl_r.relu_if.", "gl_r.silu_if."]),
 }
 
 #: item -> (direction, the step of it that no claim mechanizes): that direction is then "partly", never "yes"
-PARTLY = {
-    "B3": ("⇒", "the counting step that reads at most one nonzero entry per column as a support pattern M_ρ"),
-}
+PARTLY: dict[str, tuple[str, str]] = {}
 
 #: item -> a standard fact the item rests on that is cited, not proved
 CITED = {"4.3": "a matrix of rank ≤ r factors as C W (rank factorisation)"}

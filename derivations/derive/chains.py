@@ -17,7 +17,7 @@ from .rules import as_rule
 from .verdict import Evidence, Verdict
 from .witness import evaluate_at, function_problem
 
-__all__ = ["Chain", "chain"]
+__all__ = ["Chain", "chain", "conclusions"]
 
 
 def _pair(where, value):
@@ -74,15 +74,16 @@ class Chain(Statement):
                 problem = function_problem(key, value, _sides(prev))
                 if problem is not None:
                     said.append(problem)
-        for cond in self.assume:
-            if any(cond.has(key) for key in rule.instantiates):  # a symbol, or a function such as σ
-                held = evaluate_at(cond, rule.instantiates)
-                if held is sp.false:
-                    said.append(f"breaks the chain's assumption {sp.sstr(cond)}, an earlier step may rest on it")
-                elif held is not sp.true and held not in self.assume:
-                    said.append(f"needs {sp.sstr(held)} (the chain's assumption {sp.sstr(cond)} at the instance), "
-                                f"which the chain does not assume")
-        return said
+        for mapping in (rule.instantiates, *rule.instances):
+            for cond in self.assume:
+                if any(cond.has(key) for key in mapping):  # a symbol, or a function such as σ
+                    held = evaluate_at(cond, mapping)
+                    if held is sp.false:
+                        said.append(f"breaks the chain's assumption {sp.sstr(cond)}, an earlier step may rest on it")
+                    elif held is not sp.true and held not in self.assume:
+                        said.append(f"needs {sp.sstr(held)} (the chain's assumption {sp.sstr(cond)} at the "
+                                    f"instance), which the chain does not assume")
+        return list(dict.fromkeys(said))
 
     def step(self, expr, rule, note: str = ""):
         """Add one step: ``expr`` follows from the previous one by ``rule`` (a name or a ``derive.rules`` rule)."""
@@ -129,6 +130,11 @@ class Chain(Statement):
         second.review_step(self)
         return self._settle(Verdict.PROVED)
 
+    @property
+    def conclusion(self):
+        """Where the chain has got to: its last step (an equation for an implication chain), or its start."""
+        return self._steps[-1][0] if self._steps else self.start
+
     def objects(self) -> list:
         out = []
         for e in [self.start] + [s[0] for s in self.steps]:
@@ -154,6 +160,33 @@ class Chain(Statement):
 
 def _text(s: str) -> str:
     return s.replace("_", r"\_")
+
+
+def conclusions(*chains) -> tuple:
+    """The conclusions of implication chains as one equation ``(lhs, rhs)``, the next step of a
+    :func:`derive.rules.by` step: one chain's own, or a column of the equations of all (entry by entry).
+
+    >>> import derive, sympy as sp
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> one = derive.chain("doc.conclusion_a", (a * b, 0), expect=None)
+    >>> conclusions(one, one)
+    (Matrix([
+    [a*b],
+    [a*b]]), Matrix([
+    [0],
+    [0]]))
+    """
+    from .rules import _equations
+
+    for ch in chains:
+        if not isinstance(ch, Chain) or not ch.equations:
+            raise TypeError(f"conclusions: needs implication chains, got {type(ch).__name__} {ch!r:.60}")
+    if not chains:
+        raise TypeError("conclusions: needs at least one implication chain")
+    if len(chains) == 1:
+        return chains[0].conclusion
+    found = [eq for ch in chains for eq in _equations(ch.conclusion)]
+    return sp.Matrix([eq[0] for eq in found]), sp.Matrix([eq[1] for eq in found])
 
 
 def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="", paper=(), caption="") -> Chain:

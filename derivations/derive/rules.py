@@ -18,7 +18,8 @@ from .witness import evaluate_at, instance_problem
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "simplify",
-    "substitute", "instantiate", "divide", "multiply", "apply", "rearrange", "using", "as_rule",
+    "substitute", "instantiate", "divide", "multiply", "apply", "rearrange", "using", "by", "consequence", "put",
+    "absurd", "as_rule",
 ]
 
 
@@ -44,6 +45,9 @@ class Rule:
     #: for a rule that puts each side of the previous step into an expression (``apply``): that expression, as
     #: written before SymPy evaluates it; its divisors must be nonzero where the chain holds
     puts_into: Callable | None = field(default=None, repr=False, compare=False)
+    #: further instantiations the step rests on (those of the chains :func:`by` applies): the chain's own
+    #: assumptions must hold at each, as at ``instantiates``
+    instances: tuple = field(default=(), compare=False)
 
 
 def _diff(pair):
@@ -297,6 +301,193 @@ def using(claim, mapping: dict | None = None) -> Rule:
     requires += [c for c in _value_divisors(mapping) if c not in requires]
     return Rule("using", _text(f"by {claim.identifier}") + where, check,
                 uses=(claim.identifier,), requires=tuple(requires))
+
+
+def _equations(pair) -> list:
+    """The scalar equations of an equation ``(lhs, rhs)``: entry by entry for explicit matrices."""
+    lhs, rhs = pair
+    if isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase) and lhs.shape == rhs.shape:
+        return list(zip(lhs, rhs))
+    return [(lhs, rhs)]
+
+
+def _same_equation(a, b) -> bool:
+    """Two equations with sides of one kind and shape that expand to the same."""
+    for x, y in zip(a, b):
+        if isinstance(x, sp.MatrixBase) or isinstance(y, sp.MatrixBase):
+            if not (isinstance(x, sp.MatrixBase) and isinstance(y, sp.MatrixBase) and x.shape == y.shape):
+                return False
+        elif isinstance(x, sp.MatrixExpr) or isinstance(y, sp.MatrixExpr):
+            if x != y:
+                return False
+            continue
+        if not _zero(x - y):
+            return False
+    return True
+
+
+def _instances(chain) -> tuple:
+    """Every instantiation a chain's steps make, its own and those of the chains it applies."""
+    out = []
+    for _, rule, _, _ in chain.steps:
+        if rule.instantiates:
+            out.append(dict(rule.instantiates))
+        out += list(rule.instances)
+    return tuple(out)
+
+
+def by(*chains, unless_zero=()) -> Rule:
+    """Modus ponens with proved implication chains: from their premise, their conclusions.
+
+    Each chain's premise (its start) must be the current equation or one of its entries, and the next equation
+    must list the chains' conclusions (their last steps), entry by entry, in order: one chain's conclusion, or a
+    column of several. Each chain holds where its assumptions do, so the chain taking this step must assume them
+    too (``requires``), and it reads its premise for all values of the variables they instantiate (``instances``).
+
+    ``unless_zero``: symbols ``x`` for which a chain may assume ``x ≠ 0`` that this one does not: the conclusions
+    must then hold identically at ``x = 0`` (checked), so they hold whether ``x`` is zero or not.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, m = sp.symbols("a m", real=True)
+    >>> s = derive.sigma
+    >>> one = derive.chain("doc.by_one", (s(a) * m, s(1) * m), assume=[sp.Ne(m, 0)]).step(
+    ...     (s(a), s(1)), rules.divide(m))
+    >>> both = derive.chain("doc.by", (s(a) * m, s(1) * m), expect=None).step(
+    ...     (m * s(a), m * s(1)), rules.by(one, unless_zero=[m]))
+    >>> both.verdict.value  # the conclusion s(a) = s(1) does not hold at m = 0
+    'unproven'
+    """
+    from .chains import Chain
+
+    if not chains:
+        raise TypeError("by: needs at least one proved implication chain")
+    for ch in chains:
+        if not isinstance(ch, Chain) or not ch.equations:
+            raise TypeError(f"by: needs implication chains (started from an equation), got {type(ch).__name__} "
+                            f"{ch!r:.60}")
+    if isinstance(unless_zero, sp.Basic) or not all(isinstance(x, sp.Symbol) for x in unless_zero):
+        raise TypeError(f"by: unless_zero must be a list of symbols, got {unless_zero!r:.60}")
+    splits = tuple(unless_zero)
+
+    def split_off(cond) -> bool:
+        return isinstance(cond, sp.Ne) and any(_zero(cond.lhs - cond.rhs - x) or _zero(cond.lhs - cond.rhs + x)
+                                               for x in splits)
+
+    requires = []
+    for ch in chains:
+        requires += [c for c in ch.assume if not split_off(c) and c not in requires]
+
+    def check(p, n):
+        here = _equations(p)
+        found = []
+        for ch in chains:
+            if ch.verdict is not Verdict.PROVED or not ch.steps:
+                return None
+            if not any(_same_equation(ch.start, eq) for eq in [p, *here]):
+                return None
+            found += _equations(ch.conclusion)
+        told = _equations(n)
+        if len(told) != len(found) or not all(_same_equation(a, b) for a, b in zip(told, found)):
+            return None
+        for x in splits:  # the case x = 0 holds by itself
+            if not all(_zero(evaluate_at(_diff(eq), {x: sp.Integer(0)})) for eq in found):
+                return None
+        names = ", ".join(ch.identifier for ch in chains)
+        return f"by {names}" + (f" (and where {', '.join(map(str, splits))} = 0, as such)" if splits else "")
+
+    names = [ch.identifier for ch in chains]
+    label = _text("by " + (", ".join(names) if len(names) <= 2 else f"{len(names)} chains, {names[0]} … {names[-1]}"))
+    if splits:
+        label += _text(", also where ") + r",\ ".join(sp.latex(x) for x in splits) + _text(" = 0")
+    instances = tuple(m for ch in chains for m in _instances(ch))
+    varied = sorted({k for m in instances for k in m if isinstance(k, sp.Symbol)}, key=sp.default_sort_key)
+    if varied:  # the premise is read for all values of these: say so where the step is shown
+        label += _text(", the premise for all ") + r",\ ".join(sp.latex(k) for k in varied)
+    return Rule("by", label, check, uses=tuple(ch.identifier for ch in chains), equations=True,
+                requires=tuple(requires), instances=instances)
+
+
+def consequence() -> Rule:
+    """A polynomial consequence: the next equation's difference lies in the ideal that the differences of the
+    current equation's entries generate over ℚ (a Gröbner basis reduces it to zero), so it holds wherever they do.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, b, c = sp.symbols("a b c", real=True)
+    >>> derive.chain("doc.consequence", (sp.Matrix([a * b, b * c]), sp.zeros(2, 1))).step(
+    ...     (a * b * c + b * c**2, 0), rules.consequence()).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+
+    def check(p, n):
+        given = [sp.expand(_diff(eq)) for eq in _equations(p)]
+        wanted = [sp.expand(_diff(eq)) for eq in _equations(n)]
+        symbols = sorted(set().union(*[e.free_symbols for e in given + wanted]), key=sp.default_sort_key)
+        if not symbols:
+            return None
+        for e in given + wanted:
+            if not e.is_polynomial(*symbols) or not all(c.is_Rational for c in sp.Poly(e, *symbols).coeffs()):
+                return None  # only polynomials with rational coefficients
+        basis = sp.groebner([g for g in given if g != 0] or [sp.Integer(0)], *symbols, order="grevlex", domain=sp.QQ)
+        return "ideal membership (a Gröbner basis reduces it to 0)" if all(basis.contains(w) for w in wanted) else None
+
+    return Rule("consequence", _text("polynomial consequence"), check, equations=True)
+
+
+def put(mapping: dict) -> Rule:
+    """Put values the current equation gives: with entries ``x = v`` among its equations, each equation of the
+    next step must be one of the current ones with ``mapping`` applied (``x := v`` for those entries).
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> s = derive.sigma
+    >>> derive.chain("doc.put", (sp.Matrix([a, s(a - b)]), sp.Matrix([1, s(b)]))).step(
+    ...     (s(1 - b), s(b)), rules.put({a: 1})).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+    _check_mapping("put", mapping)
+    for k in mapping:
+        if not isinstance(k, sp.Symbol):
+            raise TypeError(f"put: puts values of symbols, got the function {k!r}")
+
+    def check(p, n):
+        here = _equations(p)
+        for k, v in mapping.items():
+            if not any(_same_equation(eq, (k, v)) or _same_equation(eq, (v, k)) for eq in here):
+                return None  # the current equation does not say k = v
+        put_in = [tuple(evaluate_at(side, mapping) for side in eq) for eq in here]
+        if all(any(_same_equation(eq, known) for known in put_in) for eq in _equations(n)):
+            return "putting the values the equations give"
+        return None
+
+    return Rule("put", _text("put ") + _mapping_tex(mapping), check, equations=True)
+
+
+def absurd() -> Rule:
+    """Any equation follows from a false one: an entry of the current equation between two numbers whose
+    difference is certified nonzero (exactly, or by ``arb``) shows that the premises cannot all hold.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> derive.chain("doc.absurd", (sp.Matrix([a * b, sp.exp(1)]), sp.Matrix([b, 3]))).step(
+    ...     (a, 0), rules.absurd()).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+    from .certify import certify_nonzero
+
+    def check(p, n):
+        for eq in _equations(p):
+            d = sp.sympify(_diff(eq))
+            if isinstance(d, sp.Expr) and not d.free_symbols and not d.atoms(sp.core.function.AppliedUndef):
+                cert = certify_nonzero(d)
+                if cert is not None:
+                    return f"the previous equation is false: {sp.sstr(eq[0])} = {sp.sstr(eq[1])} ({cert.describe()})"
+        return None
+
+    return Rule("absurd", _text("from a false equation"), check, equations=True)
 
 
 def _value_divisors(mapping) -> tuple:

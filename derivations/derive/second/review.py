@@ -363,9 +363,12 @@ def _substitution(prev, nxt, mapping, assume):
     return "unsat of prev[mapping] ≠ next"
 
 
-def _forall(goal_t, lhs, rhs, assume, prefix) -> str:
-    """``∀ symbols: lhs = rhs`` (where defined, within the symbols' domains), σ shared with the goal."""
+def _forall(goal_t, lhs, rhs, assume, prefix, fixed=()) -> str:
+    """``∀ symbols: lhs = rhs`` (where defined, within the symbols' domains), σ shared with the goal; the symbols
+    in ``fixed`` are not quantified: they are the goal's own."""
     t = Translator(prefix=prefix, share=goal_t)
+    for s in fixed:
+        t._bound[s] = goal_t.value(s)
     symbols = set(sp.sympify(lhs).free_symbols) | set(sp.sympify(rhs).free_symbols)
     equal = _and(_is_zero(c) for c in _components(t, lhs, rhs))
     local = [c for c in assume if c.free_symbols <= symbols]  # conditions on other symbols would be vacuous
@@ -398,15 +401,23 @@ def _instance(t, lhs, rhs, mapping, facts) -> str:
 def _implication(prev, nxt, rule, assume, premises):
     if size_symbols(*prev, *nxt) or complex_inputs(*prev, *nxt):
         raise Outside("an implication between statements about complex or symbolic-size quantities")
+    if rule.name == "by":
+        raise Outside("a step resting on other chains (their conclusions from the same premise)")
     t = Translator()
     goals = [_nonzero(c) for c in _components(t, nxt[0], nxt[1])]
+    # the premise holds at the step's own values, and for all values of the variables an instantiation puts
+    # values for (the chain's premise is read so); every other symbol is fixed, the same as in the conclusion
+    mapping = {k: v for k, v in rule.instantiates.items() if isinstance(k, sp.Symbol)}
+    varied = set(mapping)
+    fixed = sorted((set(sp.sympify(prev[0]).free_symbols) | set(sp.sympify(prev[1]).free_symbols)) - varied,
+                   key=sp.default_sort_key)
+    hypotheses = [_forall(t, prev[0], prev[1], assume, "h.", fixed)] if varied else []
     facts = t.domain + t.side + t.defined + [t.boolean(c) for c in assume]
-    hypotheses = [_forall(t, prev[0], prev[1], assume, "h.")]
     for k, (lhs, rhs, their_assume) in enumerate(premises):  # claims the step uses, each for all its values
         if size_symbols(lhs, rhs) or complex_inputs(lhs, rhs):
             raise Outside("a step resting on a claim about complex or symbolic-size quantities")
         hypotheses.append(_forall(t, lhs, rhs, their_assume, f"u{k}."))
-    instances = [_instance(t, prev[0], prev[1], mapping, facts) for mapping in ({}, _mapping_of(rule))]
+    instances = [_instance(t, prev[0], prev[1], m, facts) for m in [{}] + ([mapping] if mapping else [])]
     # first the ground instances alone (each follows from the quantified premise, so unsat is already a proof):
     # an instantiation is settled there, without quantifiers, in a fraction of the resource limit
     try:
