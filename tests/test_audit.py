@@ -33,7 +33,8 @@ def test_both_directions_need_every_named_claim_proved():
     assert row(one, "5.3")["directions"] == "⇒ yes, ⇐ no"
 
 
-B3_IDS = ("gl_r.relu_only_if.r2", "gl_r.relu_only_if.r3", "gl_r.silu_only_if.r2", "gl_r.silu_only_if.r3",
+B3_IDS = ("gl_r.unit.r2.keeps_only_if", "gl_r.unit.r3.keeps_only_if", "gl_r.unit.r2.keeps_if", "gl_r.unit.r3.keeps_if",
+          "gl_r.relu_only_if.r2", "gl_r.relu_only_if.r3", "gl_r.silu_only_if.r2", "gl_r.silu_only_if.r3",
           "gl_r.zero_line.r2", "gl_r.identity_if.d", "gl_r.relu_if.e", "gl_r.silu_if.f")
 
 

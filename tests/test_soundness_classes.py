@@ -989,3 +989,155 @@ def test_absurd_needs_a_certified_false_equation_between_numbers(entry):
     start = (sp.Matrix([b, entry[0]]), sp.Matrix([b, entry[1]]))
     c = chain("sound.absurd", start, expect=None).step((b, 7), rules.absurd())
     assert c.verdict is not P
+
+
+# -- SymPy's matrix rules beyond products lose no inverse either ------------------------------------------------
+_Z = sp.ZeroMatrix(n, n)
+_A1 = sp.MatrixSymbol("A", 1, 1)
+
+
+@pytest.mark.parametrize("build, rhs", [
+    (lambda: _AN.I ** -1, _AN),                                    # powers of an inverse
+    (lambda: _AN.I ** 0, sp.Identity(n)),
+    (lambda: (_AN.I * _BN) ** 0, sp.Identity(n)),
+    (lambda: _AN.I ** -2, _AN ** 2),
+    (lambda: _Z * (_AN.I + _BN), _Z),                              # a zero absorbing an inverse one level down
+    (lambda: 0 * (_AN * _AN.I), _Z),
+    (lambda: sp.hadamard_product(_AN.I, _Z), _Z),
+    (lambda: sp.ZeroMatrix(n**2, n**2) * sp.KroneckerProduct(_AN.I, _BN), sp.ZeroMatrix(n**2, n**2)),
+    (lambda: sp.trace(0 * _AN.I), sp.Integer(0)),                 # through a trace, a determinant, an entry
+    (lambda: sp.det(0 * _AN.I), sp.Integer(0)),
+    (lambda: (0 * _AN.I)[0, 0], sp.Integer(0)),
+    (lambda: sp.det(_AN.I) * sp.det(_AN), sp.Integer(1)),
+    (lambda: (_A1 * _A1.I)[0, 0], sp.Integer(1)),
+], ids=["inverse_power", "inverse_power_zero", "product_power_zero", "inverse_square", "zero_sum", "zero_product",
+        "hadamard", "kronecker", "trace", "det", "entry", "det_product", "one_by_one"])
+def test_no_matrix_rule_drops_an_inverse(build, rhs):
+    lhs = build()
+    assert lhs.has(sp.Inverse) or lhs.has(sp.MatPow), lhs
+    c = never_proved("sound.kept_inverse", lhs, rhs)
+    assert "Q.invertible(A" in c.evidence.detail, c.evidence.detail
+    matrices = [m for m in lhs.free_symbols if isinstance(m, sp.MatrixSymbol)]
+    ok = free("sound.kept_inverse_ok", lhs, rhs, assume=[sp.Q.invertible(m) for m in matrices]).prove()
+    assert ok.verdict is P, ok.evidence.detail  # where the inverses exist, the kernel cancels them
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.MatPow(_AN**2, sp.Rational(1, 2)), _AN),                  # false at A = -I
+    (sp.MatPow(_AN**4, sp.Rational(1, 2)), _AN**2),                # false at a rotation by 90°
+    (sp.MatPow(sp.MatPow(_AN, sp.Rational(1, 2)), 2), _AN),        # no square root of [[0, 1], [0, 0]]
+])
+def test_a_fractional_matrix_power_is_no_power_of_powers(lhs, rhs):
+    c = never_proved("sound.fractional_matpow", lhs, rhs, assume=[sp.Q.invertible(_AN)])
+    assert c.verdict is U
+
+
+def test_the_second_opinion_reads_a_zero_power_and_an_inverse_in_a_branch():
+    from derive.second import review
+    from derive.second.translate import Outside, Translator
+    assert review.identity(sp.MatPow(_A1, 0), _A1.I, ()).result != "agrees"            # A⁰ = I, not A⁻¹
+    assert review.identity(sp.MatPow(_A1, 0), sp.Identity(1), ()).result == "agrees"
+    A2 = sp.MatrixSymbol("A", 2, 2)
+    with pytest.raises(Outside, match="Piecewise"):
+        Translator().scalar(sp.Piecewise(((A2 * A2.I)[0, 0], a > 0), (1, True)))
+    with pytest.raises(Outside, match="exponent"):
+        Translator().matrix(sp.MatPow(_A1, 100))
+
+
+# -- by rests on the chains as they were when the rule was made ----------------------------------------------------
+@pytest.mark.parametrize("extend", [
+    lambda ch: ch.step((SIGMA(0), 0), rules.instantiate({w: 0})),            # a new instantiation the rule never saw
+    lambda ch: ch.step((SIGMA(w) + 1, 1), rules.rearrange()),                # a new conclusion
+    lambda ch: ch.step((SIGMA(w), 5), rules.rearrange()),                    # a failing step
+], ids=["instantiation", "conclusion", "failing"])
+def test_by_rests_on_the_chains_as_they_were(extend):
+    sub = chain("sound.by_stale.sub", (SIGMA(w), 0), expect=None).step((-SIGMA(w), 0), rules.rearrange())
+    rule = rules.by(sub)
+    extend(sub)
+    outer = chain("sound.by_stale.outer", (SIGMA(w), 0), assume=[sp.Ne(w, 0)], expect=None)
+    outer.step(sub.conclusion, rule)  # σ(w) = 0 ⟹ σ(0) = 0 would be false (σ(t) = t - 1, w = 1)
+    assert outer.verdict is not P
+
+
+# -- nothing is captured: a value put in for a variable does not meet a bound variable of the same name -----------
+_X, _T = sp.Symbol("x", real=True), sp.Symbol("t", real=True)
+_K = sp.Symbol("k", integer=True)
+
+
+@pytest.mark.parametrize("start, step, rule", [
+    ((sp.Integral(_X * _T, (_T, 0, 1)), _X / 2), (sp.Integral(_T**2, (_T, 0, 1)), _T / 2),
+     lambda: rules.instantiate({_X: _T})),                                                   # 1/3 = t/2
+    ((sp.Matrix([_X, sp.Integral(_X * _T, (_T, 0, 1))]), sp.Matrix([_T, 1])), (sp.Integral(_T**2, (_T, 0, 1)), 1),
+     lambda: rules.put({_X: _T})),                                                           # 1/3 = 1
+    ((sp.Matrix([_X, sp.Derivative(_X * _T, _T)]), sp.Matrix([_T, 1])), (sp.Derivative(_T * _T, _T), 1),
+     lambda: rules.put({_X: _T})),                                                           # 2t = 1
+    ((sp.Matrix([_X, sp.Sum(SIGMA(_X) * _K, (_K, 1, 2))]), sp.Matrix([_K, 0])), (sp.Sum(SIGMA(_K) * _K, (_K, 1, 2)), 0),
+     lambda: rules.put({_X: _K})),
+    ((sp.Lambda(_T, _X * _T)(2), 2 * _X), (sp.Lambda(_T, _T * _T)(2), 2 * _T), lambda: rules.instantiate({_X: _T})),
+], ids=["integral_instantiate", "integral_put", "derivative_put", "sum_put", "lambda_instantiate"])
+def test_no_value_is_captured_by_a_bound_variable(start, step, rule):
+    try:
+        c = chain("sound.capture", start, expect=None).step(step, rule())
+    except (TypeError, ValueError) as exc:
+        assert "\n" not in str(exc)
+        return
+    assert c.verdict is not P, c.evidence.detail
+
+
+def test_substitute_captures_nothing_either():
+    ch = chain("sound.capture_substitute", sp.Integral(_X * _T, (_T, 0, 1)), assume=[sp.Eq(_X, _T)], expect=None)
+    ch.step(sp.Integral(_T**2, (_T, 0, 1)), rules.substitute({_X: _T}))
+    assert ch.verdict is not P and "capture" in ch.evidence.detail
+
+
+# -- a verdict the second opinion disputes is not kept: nothing can rest on it ----------------------------------
+def test_a_disputed_claim_is_unproven_and_cannot_be_used(monkeypatch):
+    from derive import strategies
+    from derive.claims import SoundnessError
+
+    def positive_case_only(expr, variables):  # a broken sign split: only "every argument positive" is tried
+        positives = [sp.Dummy(f"p{k}", positive=True) for k in range(len(variables))]
+        return sp.expand(expr.xreplace(dict(zip(variables, positives)))) == 0
+
+    monkeypatch.setattr(strategies, "_all_cases_zero", positive_case_only)
+    c = free("sound.disputed", sp.Max(0, a), a)  # false at a = -1
+    with pytest.raises(SoundnessError):
+        c.prove(["sign-split"])
+    assert c.verdict is not P
+    monkeypatch.undo()
+    used = chain("sound.disputed_used", (b, b), expect=None).step((b + sp.Max(0, a), b + a), rules.using(c))
+    assert used.verdict is not P
+
+
+def test_a_disputed_step_stays_failed_through_later_steps_and_by():
+    from derive.claims import SoundnessError
+
+    start = (sp.Matrix([_X, sp.Sum(SIGMA(_X) * _K, (_K, 1, 2))]), sp.Matrix([2, 0]))
+    sub = chain("sound.disputed_step", start, expect=None)
+    broken = rules.Rule("rearrange", r"\text{rearrange}", lambda p, n: "rearrangement", equations=True)
+    with pytest.raises(SoundnessError):
+        sub.step((SIGMA(2), 5), broken)  # from x = 2 and 3σ(x) = 0: σ(2) = 5 is false
+    assert sub.verdict is not P
+    sub.step((SIGMA(2) + 1, 6), rules.rearrange())  # a valid step after it does not mend it
+    assert sub.verdict is not P
+    outer = chain("sound.disputed_by", start, expect=None).step(sub.conclusion, rules.by(sub))
+    assert outer.verdict is not P
+
+
+# -- the second opinion reads an instance only where the chain's assumptions hold at it ----------------------------
+@pytest.mark.parametrize("assume, mapping, nxt", [
+    ([sp.Ne(a, 0)], {a: 0}, SIGMA(0)),
+    ([a > 2], {a: 1}, SIGMA(1)),
+    ([sp.Ne(a, z)], {a: z}, SIGMA(z)),
+], ids=["nonzero", "greater", "other_symbol"])
+def test_the_second_opinion_never_instantiates_against_the_chains_assumptions(assume, mapping, nxt):
+    from derive.second import review
+    op = review.step((SIGMA(a), sp.Integer(0)), (nxt, sp.Integer(0)), rules.instantiate(mapping), assume, equations=True)
+    assert op.result != "agrees"
+
+
+def test_consequence_of_matrix_symbols_is_refused_in_one_line():
+    A2, B2 = sp.MatrixSymbol("A", 2, 2), sp.MatrixSymbol("B", 2, 2)
+    for step in [(A2 * B2, B2 * A2), (A2 - A2, sp.ZeroMatrix(2, 2))]:
+        c = chain("sound.consequence_matrix", (A2, B2), expect=None).step(step, rules.consequence())
+        assert c.verdict is not P

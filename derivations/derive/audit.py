@@ -22,9 +22,9 @@ DIRECTIONS = {
     "6.2": (["lemma.sigma_linear"], ["lemma.linear_satisfies_identity"]),
     "B1": (["homogeneous.positive_side", "homogeneous.negative_side", "homogeneous.at_zero",
             "homogeneous.nonzero_linear"], ["homogeneous.converse", "homogeneous.linear_converse"]),
-    "B3": (["gl_r.relu_only_if.r2", "gl_r.relu_only_if.r3", "gl_r.silu_only_if.r2", "gl_r.silu_only_if.r3",
-            "gl_r.zero_line."],
-           ["gl_r.identity_if.", "gl_r.relu_if.", "gl_r.silu_if."]),
+    "B3": (["gl_r.unit.r2.keeps_only_if", "gl_r.unit.r3.keeps_only_if", "gl_r.relu_only_if.r2", "gl_r.relu_only_if.r3",
+            "gl_r.silu_only_if.r2", "gl_r.silu_only_if.r3", "gl_r.zero_line."],
+           ["gl_r.unit.r2.keeps_if", "gl_r.unit.r3.keeps_if", "gl_r.identity_if.", "gl_r.relu_if.", "gl_r.silu_if."]),
 }
 
 #: item -> (direction, the step of it that no claim mechanizes): that direction is then "partly", never "yes"

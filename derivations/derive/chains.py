@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import sympy as sp
+from sympy.matrices.expressions import MatrixExpr
 
 from . import render, second
 from . import wellformed
@@ -111,7 +112,8 @@ class Chain(Statement):
                 self._why[len(self._steps)] = f"was not checked: out of time after {exc.seconds:g} s"
             except (TypeError, ValueError, NotImplementedError, RecursionError, ArithmeticError,
                     sp.PolynomialError) as exc:
-                self._why[len(self._steps)] = f"could not be checked ({type(exc).__name__})"
+                said = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
+                self._why[len(self._steps)] = f"could not be checked ({type(exc).__name__}{': ' + said if said else ''})"
         seconds = self.evidence.seconds + time.perf_counter() - t0
         if unmet:
             self._why[len(self._steps)] = "; ".join(unmet)
@@ -186,6 +188,9 @@ def conclusions(*chains) -> tuple:
     if len(chains) == 1:
         return chains[0].conclusion
     found = [eq for ch in chains for eq in _equations(ch.conclusion)]
+    if any(isinstance(side, MatrixExpr) and not isinstance(side, sp.MatrixBase) for eq in found for side in eq):
+        raise TypeError("conclusions: a conclusion about matrix symbols cannot be stacked with others; "
+                        "use one chain per by step")
     return sp.Matrix([eq[0] for eq in found]), sp.Matrix([eq[1] for eq in found])
 
 

@@ -34,13 +34,20 @@ from __future__ import annotations
 import contextlib
 
 import sympy as sp
+from sympy.matrices.expressions import hadamard as _hadamard
 from sympy.matrices.expressions import inverse as _inverse
+from sympy.matrices.expressions import kronecker as _kronecker
+from sympy.matrices.expressions import matadd as _matadd
 from sympy.matrices.expressions import matmul as _matmul
+from sympy.matrices.expressions import matpow as _matpow
+from sympy.matrices.expressions.matexpr import MatrixElement
 from sympy.strategies import do_one, exhaust, typed
 
 _SYMPY_COMBINE = _matmul.combine_powers
 _SYMPY_ZEROS = _matmul.any_zeros
 _SYMPY_DOUBLE_INVERSE = _inverse.Inverse._eval_inverse
+_SYMPY_INVERSE_DET = _inverse.Inverse._eval_determinant
+_SYMPY_POW_ENTRY = _matpow.MatPow._entry
 _depth = [0]  # how many `cancelling()` blocks are open
 
 
@@ -54,11 +61,23 @@ def cancelling():
         _depth[0] -= 1
 
 
+def inverted(expr) -> set:
+    """The matrices ``expr`` inverts: the argument of every ``X⁻¹``, the base of every power of unknown or negative
+    exponent."""
+    if not isinstance(expr, sp.Basic) or not expr.has(sp.MatPow):  # an Inverse is a MatPow
+        return set()
+    out = set()
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Inverse):
+            out.add(node.arg)
+        elif isinstance(node, sp.MatPow) and node.exp.is_nonnegative is not True:
+            out.add(node.base)
+    return out
+
+
 def _power(factor):
     if isinstance(factor, sp.MatPow):
         return factor.args
-    if isinstance(factor, sp.Inverse):
-        return factor.arg, sp.S.NegativeOne
     return factor, sp.S.One
 
 
@@ -82,16 +101,72 @@ def _keep_inverses(mul):
     return _matmul.newmul(factor, *merged)
 
 
-def _divides(mul) -> bool:
-    return any(isinstance(f, sp.Inverse) or (isinstance(f, sp.MatPow) and f.exp.is_nonnegative is not True)
-               for f in mul.args)
-
-
 def _keep_zero_products(mul):
-    """``any_zeros`` without dropping an inverse: ``0·A⁻¹`` is zero only where ``A⁻¹`` exists."""
-    if _depth[0] or not _divides(mul):
+    """``any_zeros`` without dropping an inverse: ``0·A⁻¹`` is zero only where ``A⁻¹`` exists (at any depth)."""
+    if _depth[0] or not inverted(mul):
         return _SYMPY_ZEROS(mul)
     return mul
+
+
+def _keeping(canonicalize):
+    """A canonicalisation that is not applied where it would lose an inverse (``A⁻¹ ⊙ 0 → 0``)."""
+    def keep(expr):
+        out = canonicalize(expr)
+        if _depth[0] or out is expr:
+            return out
+        before = inverted(expr)
+        return out if before <= inverted(out) else expr
+    keep.sympy = canonicalize
+    return keep
+
+
+def _matpow_doit(self, **hints):
+    """``MatPow.doit``: ``(A^a)^b`` is ``A^(ab)`` only for an integer ``b`` (a fractional power of a power is no
+    power of ``A``: ``((-1)²)^½ = 1``), and while inverses are kept, only when ``a ≥ 0``; ``X⁰`` is ``I`` unless
+    ``X`` inverts something."""
+    if hints.get("deep", True):
+        base, exp = (arg.doit(**hints) for arg in self.args)
+    else:
+        base, exp = self.args
+    while isinstance(base, sp.MatPow) and exp.is_integer and (_depth[0] or base.args[1].is_nonnegative):
+        exp *= base.args[1]
+        base = base.args[0]
+    if isinstance(base, sp.MatPow) and not exp.is_integer:
+        return sp.MatPow(base, exp)
+    if isinstance(base, sp.MatrixBase):
+        return base ** exp
+    if exp == sp.S.One:
+        return base
+    if exp == sp.S.Zero:
+        return sp.Identity(base.rows) if _depth[0] or not inverted(base) else sp.MatPow(base, exp)
+    if exp == sp.S.NegativeOne:
+        return _inverse.Inverse(base).doit(**hints)
+    eval_power = getattr(base, "_eval_power", None)
+    if eval_power is not None:
+        return eval_power(exp)
+    return sp.MatPow(base, exp)
+
+
+def _pow_entry(self, i, j, **kwargs):
+    """An entry of a power that inverts stays an entry of it (SymPy would write out the inverse, whose entries
+    then cancel as fractions: ``A₀₀ · (1/A₀₀) = 1`` for a 1×1 ``A``)."""
+    if not _depth[0] and inverted(self):
+        return MatrixElement(self, i, j)
+    return _SYMPY_POW_ENTRY(self, i, j, **kwargs)
+
+
+def _zero_times_inverse(method, unevaluated):
+    """A method of ``MatMul`` (its trace, determinant, entry) that leaves ``0 · (… A⁻¹ …)`` unevaluated: the
+    scalar zero would absorb the inverse."""
+    def keep(self, *args, **kwargs):
+        if not _depth[0] and self.as_coeff_matrices()[0] == 0 and inverted(self):
+            return unevaluated(self, *args)
+        return method(self, *args, **kwargs)
+    return keep
+
+
+def _inverse_det(self):
+    return _SYMPY_INVERSE_DET(self) if _depth[0] else sp.Determinant(self)
 
 
 def _double_inverse(self):
@@ -105,5 +180,13 @@ def install():
     ours = {_SYMPY_COMBINE: _keep_inverses, _SYMPY_ZEROS: _keep_zero_products}
     _matmul.combine_powers, _matmul.any_zeros = _keep_inverses, _keep_zero_products
     _matmul.rules = tuple(ours.get(rule, rule) for rule in _matmul.rules)
-    _matmul.canonicalize = exhaust(typed({_matmul.MatMul: do_one(*_matmul.rules)}))
+    _matmul.canonicalize = _keeping(exhaust(typed({_matmul.MatMul: do_one(*_matmul.rules)})))
+    for module in (_matadd, _hadamard, _kronecker):
+        module.canonicalize = _keeping(module.canonicalize)
+    _matmul.MatMul._eval_trace = _zero_times_inverse(_matmul.MatMul._eval_trace, sp.Trace)
+    _matmul.MatMul._eval_determinant = _zero_times_inverse(_matmul.MatMul._eval_determinant, sp.Determinant)
+    _matmul.MatMul._entry = _zero_times_inverse(_matmul.MatMul._entry, lambda self, i, j: MatrixElement(self, i, j))
+    _matpow.MatPow.doit = _matpow_doit
+    _matpow.MatPow._entry = _pow_entry
     _inverse.Inverse._eval_inverse = _double_inverse
+    _inverse.Inverse._eval_determinant = _inverse_det

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import sympy as sp
+from sympy.matrices.expressions import MatrixExpr
 
 from . import strategies, wellformed
 from .verdict import Verdict
@@ -153,7 +154,11 @@ def instantiate(mapping: dict) -> Rule:
                              f"function, rules.using(claim, {{{key.__name__}: ...}}))")
 
     def check(p, n):
-        return "instance" if _zero(evaluate_at(_diff(p), mapping) - _diff(n)) else None
+        rest = evaluate_at(_diff(p), mapping) - _diff(n)
+        if _zero(rest):
+            return "instance"
+        parts = list(rest) if isinstance(rest, sp.MatrixBase) else [rest]  # as a fraction, where both are defined
+        return "instance (cancelling as fractions)" if all(strategies.rational(e) for e in parts) else None
 
     return Rule("instantiate", _text("instantiate ") + _mapping_tex(mapping), check, equations=True,
                 instantiates=dict(mapping), requires=_value_divisors(mapping))
@@ -183,30 +188,45 @@ def divide(by) -> Rule:
     return Rule("divide", _text("divide by ") + f"{sp.latex(by)} \\neq 0", check, equations=True, requires=requires)
 
 
-def multiply(by) -> Rule:
+def multiply(by, on: str = "left") -> Rule:
     """Multiply both sides by ``by``: from ``l = r`` follows ``by·l = by·r``, for any ``by`` defined there.
 
-    No condition on ``by`` beyond its own divisors being nonzero (``requires``): multiplying loses solutions but
-    never adds one, so the implication holds even where ``by`` is zero.
+    ``by`` may be an explicit matrix; ``on="right"`` multiplies from the right (``l·by = r·by``). No condition on
+    ``by`` beyond its own divisors being nonzero (``requires``): multiplying loses solutions but never adds one,
+    so the implication holds even where ``by`` is zero (or singular).
 
     >>> import sympy as sp, derive
     >>> from derive import rules
     >>> a, b = sp.symbols("a b", real=True)
     >>> derive.chain("doc.multiply", (a, b)).step((a * (a + b), b * (a + b)), rules.multiply(a + b)).verdict
     <Verdict.PROVED: 'proved'>
+    >>> M = sp.Matrix([[1, a], [0, 1]])
+    >>> derive.chain("doc.multiply_right", (sp.Matrix([[a, b]]), sp.Matrix([[1, 2]]))).step(
+    ...     (sp.Matrix([[a, a**2 + b]]), sp.Matrix([[1, a + 2]])), rules.multiply(M, on="right")).verdict
+    <Verdict.PROVED: 'proved'>
     """
     if isinstance(by, int) and not isinstance(by, bool):
         by = sp.Integer(by)
-    if not isinstance(by, sp.Expr):
-        raise TypeError(f"multiply: by must be a SymPy expression, got {type(by).__name__}")
+    if isinstance(by, sp.MatrixBase):
+        by = sp.ImmutableMatrix(by)
+        if not by.shape[0] or not by.shape[1]:
+            raise ValueError("multiply: by is an empty matrix")
+    elif isinstance(by, MatrixExpr) or not isinstance(by, sp.Expr):
+        raise TypeError(f"multiply: by must be a SymPy expression or an explicit matrix, got {type(by).__name__}")
+    if on not in ("left", "right"):
+        raise ValueError(f"multiply: on must be \"left\" or \"right\", got {on!r}")
     wellformed.refuse_inexact("multiply", by)
 
     def check(p, n):
-        rest = _diff(n) - by * _diff(p)
-        return "multiplication of both sides" if strategies.expand(rest) or strategies.rational(rest) else None
+        rest = _diff(n) - (_diff(p) * by if on == "right" else by * _diff(p))
+        parts = list(rest) if isinstance(rest, sp.MatrixBase) else [rest]
+        if all(strategies.expand(e) or strategies.rational(e) for e in parts):
+            return "multiplication of both sides"
+        return None
 
     requires = tuple(wellformed.unmet_denominators(by))
-    return Rule("multiply", _text("multiply by ") + sp.latex(by), check, equations=True, requires=requires)
+    where = _text(" on the right") if on == "right" else ""
+    return Rule("multiply", _text("multiply by ") + sp.latex(by) + where, check, equations=True, requires=requires)
 
 
 def apply(f) -> Rule:
@@ -366,8 +386,11 @@ def by(*chains, unless_zero=()) -> Rule:
         if not isinstance(ch, Chain) or not ch.equations:
             raise TypeError(f"by: needs implication chains (started from an equation), got {type(ch).__name__} "
                             f"{ch!r:.60}")
-    if isinstance(unless_zero, sp.Basic) or not all(isinstance(x, sp.Symbol) for x in unless_zero):
+    if (isinstance(unless_zero, sp.Basic) or not isinstance(unless_zero, (list, tuple, set))
+            or not all(isinstance(x, sp.Symbol) for x in unless_zero)):
         raise TypeError(f"by: unless_zero must be a list of symbols, got {unless_zero!r:.60}")
+    # the chains as they are now: their steps, conclusions and instantiations are what this step rests on
+    taken = [(ch, len(ch.steps), ch.conclusion) for ch in chains]
     splits = tuple(unless_zero)
 
     def split_off(cond) -> bool:
@@ -381,12 +404,12 @@ def by(*chains, unless_zero=()) -> Rule:
     def check(p, n):
         here = _equations(p)
         found = []
-        for ch in chains:
-            if ch.verdict is not Verdict.PROVED or not ch.steps:
-                return None
+        for ch, steps, conclusion in taken:
+            if ch.verdict is not Verdict.PROVED or not steps or len(ch.steps) != steps:
+                return None  # not proved, or changed since the rule was made
             if not any(_same_equation(ch.start, eq) for eq in [p, *here]):
                 return None
-            found += _equations(ch.conclusion)
+            found += _equations(conclusion)
         told = _equations(n)
         if len(told) != len(found) or not all(_same_equation(a, b) for a, b in zip(told, found)):
             return None
@@ -426,9 +449,12 @@ def consequence() -> Rule:
         symbols = sorted(set().union(*[e.free_symbols for e in given + wanted]), key=sp.default_sort_key)
         if not symbols:
             return None
-        for e in given + wanted:
-            if not e.is_polynomial(*symbols) or not all(c.is_Rational for c in sp.Poly(e, *symbols).coeffs()):
-                return None  # only polynomials with rational coefficients
+        try:
+            for e in given + wanted:
+                if not e.is_polynomial(*symbols) or not all(c.is_Rational for c in sp.Poly(e, *symbols).coeffs()):
+                    return None  # only polynomials with rational coefficients
+        except sp.polys.polyerrors.BasePolynomialError:
+            return None  # not a polynomial in its symbols (a matrix symbol, say)
         basis = sp.groebner([g for g in given if g != 0] or [sp.Integer(0)], *symbols, order="grevlex", domain=sp.QQ)
         return "ideal membership (a Gröbner basis reduces it to 0)" if all(basis.contains(w) for w in wanted) else None
 

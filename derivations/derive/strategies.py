@@ -12,9 +12,10 @@ import time
 
 import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
+from sympy.matrices.expressions.matexpr import MatrixElement
 
 from . import wellformed
-from .inverses import cancelling
+from .inverses import cancelling, inverted
 from .budget import OutOfTime, time_budget
 
 __all__ = ["STRATEGIES", "prove_zero", "structural", "expand", "rational", "sign_split", "simplify_small"]
@@ -70,7 +71,15 @@ def structural(diff):
             how = _sums_zero(entry)
             if how is not None:
                 return f"comparing the generic entry (i, j): {how}"
-    elif isinstance(diff, sp.Basic) and diff.has(sp.Sum):
+    elif isinstance(diff, sp.Basic):
+        if isinstance(diff, sp.Expr) and inverted(diff):  # a scalar of inverses: a trace, a determinant, an entry
+            with cancelling():  # the definedness check has made every inverse in it invertible
+                done = diff.replace(lambda e: isinstance(e, (sp.Trace, sp.Determinant, MatrixElement)),
+                                    lambda e: e.doit())
+            if sp.expand(done) == 0:
+                return "matrix algebra (traces, determinants and entries of inverses, where they exist)"
+        if not diff.has(sp.Sum):
+            return None
         if _rename_bound(diff) == 0:
             return "the same expression up to the names of summation indices"
         return _sums_zero(diff)

@@ -196,6 +196,10 @@ def _walk(node, found: list) -> None:
             add(node.base)
     elif isinstance(node, sp.Inverse):
         add(node.arg)
+    elif isinstance(node, sp.MatPow) and node.exp.is_integer is not True:
+        add(defined(node))  # a fractional matrix power need not exist (no square root of [[0, 1], [0, 0]])
+        if node.exp.is_nonnegative is not True:
+            add(node.base)
     elif isinstance(node, sp.MatPow) and node.exp.is_nonnegative is not True:
         add(node.base)
     elif isinstance(node, sp.HadamardPower) and node.exp.is_nonnegative is not True:

@@ -63,10 +63,27 @@ def _broken_assumption(symbol, value) -> str | None:
     is not known to meet, or ``None``: a value outside the symbol's domain is no witness and no instance."""
     facts = symbol.assumptions0
     ordered = [p for p in _PROPERTIES if p in facts] + sorted(p for p in facts if p not in _PROPERTIES)
+    defined = None
     for prop in ordered:
-        if getattr(value, f"is_{prop}", None) is not facts[prop]:
+        if getattr(value, f"is_{prop}", None) is facts[prop]:
+            continue
+        if defined is None:
+            defined = _where_defined(value)
+        if defined is False or getattr(defined, f"is_{prop}", None) is not facts[prop]:
             return prop if facts[prop] else f"not {prop}"
     return None
+
+
+def _where_defined(value):
+    """``value`` read where its divisor is nonzero (which a step that puts it in must require): ``p/q`` as ``p``
+    over a real nonzero number of unknown sign, for a real ``q``; ``False`` when that reading does not apply.
+    So ``a/(a² + b)`` is real wherever it is defined, but not known positive."""
+    if not isinstance(value, sp.Expr):
+        return False
+    num, den = sp.fraction(sp.together(value))
+    if den.is_Number or den.is_extended_real is not True:
+        return False
+    return num / sp.Dummy("q", real=True, nonzero=True)
 
 
 def instance_problem(key, value, applied_in=None) -> str | None:
@@ -161,12 +178,58 @@ def undefined_functions(expr) -> list:
 
 
 def evaluate_at(expr, witness: dict):
-    """Substitute a witness or an instance, all at once: symbols by values, undefined functions by ``Lambda`` objects."""
+    """Substitute a witness or an instance, all at once: symbols by values, undefined functions by ``Lambda`` objects.
+
+    Only free occurrences are replaced, and nothing is captured: a symbol that a sum, product, integral, limit,
+    derivative, ``Subs`` or ``Lambda`` of ``expr`` binds may be neither replaced nor put in (``x := t`` in
+    ``∫₀¹ x t dt`` would make it ``∫₀¹ t² dt``), which raises ``ValueError`` naming it.
+
+    >>> import sympy as sp
+    >>> x, t = sp.symbols("x t", real=True)
+    >>> evaluate_at(sp.Integral(x * t, (t, 0, 1)), {x: 2})
+    Integral(2*t, (t, 0, 1))
+    >>> evaluate_at(sp.Integral(x * t, (t, 0, 1)), {x: t})
+    Traceback (most recent call last):
+    ...
+    ValueError: putting t for x would capture t, which Integral(t*x, (t, 0, 1)) binds
+    """
     funcs = {k: v for k, v in witness.items() if not isinstance(k, sp.Symbol)}
     values = {k: v for k, v in witness.items() if isinstance(k, sp.Symbol)}
+    if isinstance(expr, sp.Basic):
+        _refuse_capture(expr, witness)
     for f, lam in funcs.items():
         expr = expr.replace(f, lam)
     return expr.xreplace(values)
+
+
+_BINDERS = (sp.concrete.expr_with_limits.ExprWithLimits, sp.Lambda, sp.Subs, sp.Derivative, sp.Limit)
+
+
+def _bound_by(node) -> set:
+    if isinstance(node, sp.Derivative):
+        return {v for v, _ in node.variable_count if isinstance(v, sp.Symbol)}
+    if isinstance(node, sp.Limit):
+        return {node.args[1]}
+    return set(getattr(node, "bound_symbols", ()) or ())
+
+
+def _refuse_capture(expr, witness) -> None:
+    """Raise ``ValueError`` when a key of ``witness`` is bound in ``expr``, or a value's free symbol would be."""
+    if not expr.has(*_BINDERS):
+        return
+    keys = {k for k in witness if isinstance(k, sp.Symbol)}
+    for node in sp.preorder_traversal(expr):
+        if not isinstance(node, _BINDERS):
+            continue
+        bound = _bound_by(node)
+        if keys & bound:
+            k = sorted(keys & bound, key=str)[0]
+            raise ValueError(f"{k} is bound in {sp.sstr(node)[:80]}: a value for it cannot be put there")
+        for key, value in witness.items():
+            hit = bound & getattr(value, "free_symbols", set()) if node.has(key) else set()
+            if hit:
+                raise ValueError(f"putting {sp.sstr(value)[:40]} for {key} would capture "
+                                 f"{', '.join(sorted(map(str, hit)))}, which {sp.sstr(node)[:80]} binds")
 
 
 #: an integer power above this is not multiplied out at a witness (Python cannot interrupt a huge ``3**10**9``):

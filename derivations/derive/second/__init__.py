@@ -26,11 +26,16 @@ def enabled() -> bool:
     return os.environ.get("DERIVE_SECOND_OPINION", "1").strip().lower() not in ("0", "off", "no", "false")
 
 
-def _disagreement(what: str, opinion) -> None:
+def _disagreement(what: str, opinion, statement=None) -> None:
+    """Raise ``SoundnessError`` when the opinion disagrees; the statement is then unproven, so nothing can rest on it."""
     if opinion is not None and opinion.result == "disagrees":
         from ..claims import SoundnessError
+        from ..verdict import Evidence, Verdict
 
-        raise SoundnessError(f"{what}, but the second opinion ({ENGINE}) disagrees: {opinion.why}")
+        message = f"{what}, but the second opinion ({ENGINE}) disagrees: {opinion.why}"
+        if statement is not None:
+            statement._set(Verdict.UNPROVEN, Evidence(strategy="", detail=message))
+        raise SoundnessError(message)
 
 
 def review_claim(claim, found=None) -> None:
@@ -48,7 +53,7 @@ def review_claim(claim, found=None) -> None:
     else:
         return
     claim.second_opinion = opinion
-    _disagreement(f"claim {claim.identifier} is {verdict} by the kernel", opinion)
+    _disagreement(f"claim {claim.identifier} is {verdict} by the kernel", opinion, claim)
 
 
 def _premises(rule) -> list:
@@ -79,8 +84,11 @@ def review_step(chain) -> None:
         premises = _premises(rule) if chain.equations else ()
         opinion = step(prev, expr, rule, chain.assume, chain.equations, premises)
     opinions.append(opinion)
+    if opinion is not None and opinion.result == "disagrees":  # the step does not count: later steps cannot mend it
+        chain._steps[-1] = (expr, rule, None, chain.steps[-1][3])
+        chain._why[len(chain.steps) - 1] = f"is disputed by the second opinion: {opinion.why}"
     chain.second_opinion = combine(opinions) if chain.verdict.value == "proved" else None
-    _disagreement(f"chain {chain.identifier}: step {len(chain.steps)} ({rule.name}) holds by the kernel", opinion)
+    _disagreement(f"chain {chain.identifier}: step {len(chain.steps)} ({rule.name}) holds by the kernel", opinion, chain)
 
 
 def record(statement, timings: bool = False) -> dict | None:

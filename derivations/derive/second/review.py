@@ -367,11 +367,15 @@ def _forall(goal_t, lhs, rhs, assume, prefix, fixed=()) -> str:
     """``∀ symbols: lhs = rhs`` (where defined, within the symbols' domains), σ shared with the goal; the symbols
     in ``fixed`` are not quantified: they are the goal's own."""
     t = Translator(prefix=prefix, share=goal_t)
-    for s in fixed:
-        t._bound[s] = goal_t.value(s)
+    fixed = set(fixed)
     symbols = set(sp.sympify(lhs).free_symbols) | set(sp.sympify(rhs).free_symbols)
+    varied = symbols - fixed
+    # a condition on a quantified symbol guards the premise; its other symbols are the goal's (fixed) ones
+    local = [c for c in assume if c.free_symbols & varied]
+    fixed |= set().union(*[c.free_symbols for c in local]) - varied
+    for s in sorted(fixed, key=sp.default_sort_key):
+        t._bound[s] = goal_t.value(s)
     equal = _and(_is_zero(c) for c in _components(t, lhs, rhs))
-    local = [c for c in assume if c.free_symbols <= symbols]  # conditions on other symbols would be vacuous
     guards = t.domain + t.side + t.defined + [t.boolean(c) for c in local]
     body = f"(=> {_and(guards)} {equal})" if guards else equal
     if not t.created:
@@ -379,11 +383,12 @@ def _forall(goal_t, lhs, rhs, assume, prefix, fixed=()) -> str:
     return "(forall (" + " ".join(f"({v} Real)" for v in t.created) + f") {body})"
 
 
-def _instance(t, lhs, rhs, mapping, facts) -> str:
+def _instance(t, lhs, rhs, mapping, facts, assume=()) -> str:
     """The premise at ``mapping`` in the goal's own constants: a consequence of the quantified premise.
 
-    Its definedness and the domains of the mapped values are its guard, never asserted: an instance at a point
-    where it is undefined says nothing. Definitions of fresh constants are asserted (they are always satisfiable).
+    Its definedness, the domains of the mapped values and the chain's assumptions about the mapped variables (at
+    the mapping) are its guard, never asserted: an instance at a point where it is undefined, or where the chain's
+    assumptions fail, says nothing. Definitions of fresh constants are asserted (they are always satisfiable).
     """
     start = (len(t.domain), len(t.side), len(t.defined))
     t.bind(mapping)
@@ -391,6 +396,7 @@ def _instance(t, lhs, rhs, mapping, facts) -> str:
         equal = _and(_is_zero(c) for c in _components(t, lhs, rhs))
         guard = t.defined[start[2]:] + [f for k in mapping if isinstance(k, sp.Symbol)
                                         for f in t.domain_of(k, t.scalar(k)[0])]
+        guard += [t.boolean(c) for c in assume if any(c.has(k) for k in mapping)]  # read at the mapping (bound)
     finally:
         facts += t.domain[start[0]:] + t.side[start[1]:]
         del t.defined[start[2]:]
@@ -417,14 +423,19 @@ def _implication(prev, nxt, rule, assume, premises):
         if size_symbols(lhs, rhs) or complex_inputs(lhs, rhs):
             raise Outside("a step resting on a claim about complex or symbolic-size quantities")
         hypotheses.append(_forall(t, lhs, rhs, their_assume, f"u{k}."))
-    instances = [_instance(t, prev[0], prev[1], m, facts) for m in [{}] + ([mapping] if mapping else [])]
+    instances = [_instance(t, prev[0], prev[1], m, facts, assume) for m in [{}] + ([mapping] if mapping else [])]
     # first the ground instances alone (each follows from the quantified premise, so unsat is already a proof):
     # an instantiation is settled there, without quantifiers, in a fraction of the resource limit
     try:
-        if all(r == z3.unsat for r in _queries(t, facts + instances, goals)):
-            return "unsat of the conclusion's negation, given the premise at the step's instance"
+        ground = list(_queries(t, facts + instances, goals))
     except _Unknown:
-        pass
+        if not premises:  # the step rests on nothing but its instances: the quantified premise adds none Z3 needs
+            raise
+        ground = None
+    if ground is not None and all(r == z3.unsat for r in ground):
+        return "unsat of the conclusion's negation, given the premise at the step's instance"
+    if ground is not None and not hypotheses and any(r == z3.sat for r in ground):
+        raise _Disagrees("Z3 finds values at which the premise holds and the conclusion does not")
     if any(r == z3.sat for r in _queries(t, facts + hypotheses + instances, goals)):
         raise _Disagrees("Z3 finds a σ and values at which the premises hold and the conclusion does not")
     return "unsat of the conclusion's negation, given the premise for all values"

@@ -708,6 +708,11 @@ class Translator:
         if isinstance(M, sp.Inverse):
             return self._inverse(M.arg)
         if isinstance(M, sp.MatPow) and M.exp.is_Integer:
+            if abs(int(M.exp)) > MAX_POWER:
+                raise Outside(f"a matrix power with exponent {M.exp}")
+            if M.exp == 0:  # X⁰ = I, where X is defined
+                k = len(self.matrix(M.base))
+                return self.matrix(sp.Identity(k))
             base = self.matrix(M.base) if M.exp > 0 else self._inverse(M.base)
             out = base
             for _ in range(abs(int(M.exp)) - 1):
@@ -722,6 +727,8 @@ class Translator:
         kept: list = []
         for f in factors:
             if kept and any(isinstance(u, sp.Inverse) and u.arg == v for u, v in ((kept[-1], f), (f, kept[-1]))):
+                if self._branch:  # its definedness would hold for the whole claim, not only in the branch
+                    raise Outside("an inverse inside a Piecewise branch")
                 base = f if isinstance(kept[-1], sp.Inverse) else kept[-1]
                 self.defined.append(self.nonzero_det(base))
                 kept.pop()
