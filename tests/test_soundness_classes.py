@@ -1141,3 +1141,59 @@ def test_consequence_of_matrix_symbols_is_refused_in_one_line():
     for step in [(A2 * B2, B2 * A2), (A2 - A2, sp.ZeroMatrix(2, 2))]:
         c = chain("sound.consequence_matrix", (A2, B2), expect=None).step(step, rules.consequence())
         assert c.verdict is not P
+
+
+# -- an instance's values need their divisors nonzero on every path, and a witness is never read "where defined" ----
+_BB = sp.Symbol("b", real=True)
+
+
+@pytest.mark.parametrize("value", [1 / _BB, 1 / (_BB - 1), _BB / (_BB**2 - 1)], ids=["over_b", "over_b_minus_1", "ratio"])
+def test_an_instance_of_a_claim_needs_the_divisors_of_its_values(value):
+    x_, y_ = sp.symbols("x y", real=True)
+    general = free("sound.inst_general", x_ * y_ * sp.exp(sp.sign(y_) ** 2 - 1), x_ * y_).prove()
+    assert general.verdict is P
+    y_value = 1 / value
+    lhs = (value * y_value) * sp.exp(sp.sign(y_value) ** 2 - 1)
+    c = free("sound.inst_divisor", lhs, value * y_value)
+    c.prove(instance_of=general, mapping={x_: value, y_: y_value})
+    assert c.verdict is not P and "Ne(" in c.evidence.detail, c.evidence.detail
+
+
+@pytest.mark.parametrize("zero", [sp.cos(1) ** 2 + sp.sin(1) ** 2 - 1, sp.cos(sp.pi / 5) - (1 + sp.sqrt(5)) / 4,
+                                  sp.sin(sp.pi / 12) - (sp.sqrt(6) - sp.sqrt(2)) / 4], ids=["pythagoras", "golden", "pi_12"])
+def test_a_witness_that_divides_by_an_undecided_zero_is_refused(zero):
+    c = free("sound.witness_zero", a * zero, sp.Integer(0))
+    with pytest.raises(ValueError, match="breaks the assumption"):
+        c.refute({a: 1 / zero})
+    assert c.verdict is not R
+
+
+@pytest.mark.parametrize("mapping", [{_X: _T}, {_T: _X}, {_X: _T + 1}], ids=["x_to_t", "t_to_x", "x_to_t_plus_1"])
+def test_an_indefinite_integral_binds_its_variable(mapping):
+    general = free("sound.indefinite", sp.Integral(_X * _T, _T), _X * _T**2 / 2).prove()
+    assert general.verdict is P
+    captured = [side.xreplace(mapping) for side in (general.lhs, general.rhs)]  # what a capture would give
+    c = free("sound.indefinite_instance", *captured)
+    with pytest.raises(ValueError, match="bound|capture"):
+        c.prove(instance_of=general, mapping=mapping)
+    assert c.verdict is not P
+    ch = chain("sound.indefinite_chain", (general.lhs, general.rhs), expect=None)
+    ch.step(tuple(captured), rules.instantiate(mapping))
+    assert ch.verdict is not P
+
+
+# -- other parts that need a value are not absorbed when an expression is built either ---------------------------
+@pytest.mark.parametrize("build, rhs", [
+    (lambda: _AN ** sp.Rational(1, 2) * _AN ** sp.Rational(1, 2), _AN),       # no square root of [[0, 1], [0, 0]]
+    (lambda: sp.MatPow(_AN ** sp.Rational(1, 2), 2).doit(), _AN),
+    (lambda: _AN ** sp.Rational(1, 2) - _AN ** sp.Rational(1, 2), _Z),
+    (lambda: _Z * sp.HadamardPower(_BN, -1), _Z),                             # 1/0 at B = 0
+    (lambda: sp.hadamard_product(sp.HadamardPower(_BN, -1), _Z), _Z),
+    (lambda: _Z * _BN.applyfunc(sp.Lambda(_T, 1 / _T)), _Z),
+    (lambda: a ** -1 * _Z, _Z),                                               # 1/a at a = 0
+], ids=["half_times_half", "half_squared", "half_minus_half", "hadamard_inverse", "hadamard_zero", "applyfunc_pole",
+        "scalar_divisor"])
+def test_no_part_that_needs_a_value_is_absorbed(build, rhs):
+    lhs = build()
+    assert lhs != rhs, lhs
+    never_proved("sound.kept_definedness", lhs, rhs)

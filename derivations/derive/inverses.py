@@ -61,18 +61,24 @@ def cancelling():
         _depth[0] -= 1
 
 
+_walking = [False]  # inside a definedness walk: the expressions it builds are not checked again
+
+
 def inverted(expr) -> set:
-    """The matrices ``expr`` inverts: the argument of every ``X⁻¹``, the base of every power of unknown or negative
-    exponent."""
-    if not isinstance(expr, sp.Basic) or not expr.has(sp.MatPow):  # an Inverse is a MatPow
+    """What ``expr`` needs to have a value: its divisors and the parts whose value must be ``defined(…)``, as the
+    definedness check (:func:`derive.wellformed.denominators`) finds them: inverses, negative and fractional
+    matrix powers, negative Hadamard powers, poles of the functions it applies, scalar divisors."""
+    if not isinstance(expr, sp.Basic) or _walking[0] or expr.is_Atom:
         return set()
-    out = set()
-    for node in sp.preorder_traversal(expr):
-        if isinstance(node, sp.Inverse):
-            out.add(node.arg)
-        elif isinstance(node, sp.MatPow) and node.exp.is_nonnegative is not True:
-            out.add(node.base)
-    return out
+    from . import wellformed
+
+    _walking[0] = True
+    try:
+        return set(wellformed.denominators(expr))
+    except (TypeError, ValueError, AttributeError, RecursionError):
+        return {expr}  # cannot tell: as if it needed everything (nothing is then dropped from it)
+    finally:
+        _walking[0] = False
 
 
 def _power(factor):
@@ -82,6 +88,9 @@ def _power(factor):
 
 
 def _one_sign(p, q) -> bool:
+    """Integer exponents of one sign: ``A^p A^q = A^(p+q)`` then loses nothing (``A^½ A^½`` needs ``A^½``)."""
+    if not (p.is_integer and q.is_integer):
+        return False
     return (p.is_nonnegative and q.is_nonnegative) or (p.is_negative and q.is_negative) or False
 
 
@@ -122,13 +131,14 @@ def _keeping(canonicalize):
 
 def _matpow_doit(self, **hints):
     """``MatPow.doit``: ``(A^a)^b`` is ``A^(ab)`` only for an integer ``b`` (a fractional power of a power is no
-    power of ``A``: ``((-1)²)^½ = 1``), and while inverses are kept, only when ``a ≥ 0``; ``X⁰`` is ``I`` unless
-    ``X`` inverts something."""
+    power of ``A``: ``((-1)²)^½ = 1``), and while inverses are kept, only for an integer ``a ≥ 0`` (``(A^½)²``
+    keeps the need for ``A^½``); ``X⁰`` is ``I`` unless ``X`` needs something to have a value."""
     if hints.get("deep", True):
         base, exp = (arg.doit(**hints) for arg in self.args)
     else:
         base, exp = self.args
-    while isinstance(base, sp.MatPow) and exp.is_integer and (_depth[0] or base.args[1].is_nonnegative):
+    while isinstance(base, sp.MatPow) and exp.is_integer and (
+            _depth[0] or (base.args[1].is_nonnegative and base.args[1].is_integer)):
         exp *= base.args[1]
         base = base.args[0]
     if isinstance(base, sp.MatPow) and not exp.is_integer:

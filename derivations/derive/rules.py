@@ -127,7 +127,7 @@ def substitute(mapping: dict) -> Rule:
             return "substitution" if all(_zero(evaluate_at(a, mapping) - b) for a, b in zip(p, n)) else None
         return "substitution" if _zero(evaluate_at(p, mapping) - n) else None
 
-    requires = tuple(sp.Eq(k, v) for k, v in mapping.items())
+    requires = tuple(sp.Eq(k, v) for k, v in mapping.items()) + _value_divisors(mapping)
     return Rule("substitute", _text("substitute ") + _mapping_tex(mapping), check, requires=requires)
 
 
@@ -488,7 +488,7 @@ def put(mapping: dict) -> Rule:
             return "putting the values the equations give"
         return None
 
-    return Rule("put", _text("put ") + _mapping_tex(mapping), check, equations=True)
+    return Rule("put", _text("put ") + _mapping_tex(mapping), check, equations=True, requires=_value_divisors(mapping))
 
 
 def absurd() -> Rule:

@@ -72,11 +72,11 @@ def structural(diff):
             if how is not None:
                 return f"comparing the generic entry (i, j): {how}"
     elif isinstance(diff, sp.Basic):
-        if isinstance(diff, sp.Expr) and inverted(diff):  # a scalar of inverses: a trace, a determinant, an entry
+        matrix_parts = (sp.Trace, sp.Determinant, MatrixElement)
+        if isinstance(diff, sp.Expr) and diff.has(*matrix_parts) and inverted(diff):  # a trace, determinant, entry
             with cancelling():  # the definedness check has made every inverse in it invertible
-                done = diff.replace(lambda e: isinstance(e, (sp.Trace, sp.Determinant, MatrixElement)),
-                                    lambda e: e.doit())
-            if sp.expand(done) == 0:
+                done = diff.replace(lambda e: isinstance(e, matrix_parts), lambda e: e.doit())
+            if done != diff and sp.expand(done) == 0:
                 return "matrix algebra (traces, determinants and entries of inverses, where they exist)"
         if not diff.has(sp.Sum):
             return None

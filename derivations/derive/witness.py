@@ -58,12 +58,12 @@ def exact_value(where: str, symbol, value):
     return value
 
 
-def _broken_assumption(symbol, value) -> str | None:
+def _broken_assumption(symbol, value, where_defined: bool = False) -> str | None:
     """The first of *all* the symbol's assumptions (``positive``, ``not odd``, ``irrational`` ...) that ``value``
     is not known to meet, or ``None``: a value outside the symbol's domain is no witness and no instance."""
     facts = symbol.assumptions0
     ordered = [p for p in _PROPERTIES if p in facts] + sorted(p for p in facts if p not in _PROPERTIES)
-    defined = None
+    defined = None if where_defined else False
     for prop in ordered:
         if getattr(value, f"is_{prop}", None) is facts[prop]:
             continue
@@ -115,7 +115,7 @@ def instance_problem(key, value, applied_in=None) -> str | None:
             value = sp.sympify(value, strict=True)
         except (sp.SympifyError, TypeError):
             return f"{key} := {value!r} is not a SymPy value"
-        prop = _broken_assumption(key, value)
+        prop = _broken_assumption(key, value, where_defined=True)  # every step that puts it in needs its divisors
         return None if prop is None else f"{key} := {sp.sstr(value)} breaks the assumption that {key} is {prop}"
     if isinstance(key, UndefinedFunction):
         return function_problem(key, value, applied_in)
@@ -206,6 +206,8 @@ _BINDERS = (sp.concrete.expr_with_limits.ExprWithLimits, sp.Lambda, sp.Subs, sp.
 
 
 def _bound_by(node) -> set:
+    if isinstance(node, sp.concrete.expr_with_limits.ExprWithLimits):  # every limit's variable, indefinite ones too
+        return set(node.variables)
     if isinstance(node, sp.Derivative):
         return {v for v, _ in node.variable_count if isinstance(v, sp.Symbol)}
     if isinstance(node, sp.Limit):
