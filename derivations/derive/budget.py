@@ -78,10 +78,17 @@ def _on_alarm(signum, frame):  # pragma: no cover - called by the OS
     if now < effective - 1e-4:  # a timer armed for a budget that has just closed: wait for this one's
         _arm(now)
         return
+    # rings again soon: an exception raised where Python only prints it (a garbage-collector callback, a __del__)
+    # is lost, and the budget must still end; leaving the budget disarms the timer
+    signal.setitimer(signal.ITIMER_REAL, _REPEAT)
     if effective < own:  # an enclosing budget is the one that ran out
         outer = next(s for e, o, s in reversed(_STACK) if o == effective)
         raise OutOfTime(outer, outer=True, deadline=effective)
     raise OutOfTime(seconds, deadline=own)
+
+
+#: seconds after which a budget that ran out rings again, in case its exception was swallowed
+_REPEAT = 0.05
 
 
 #: the longest the timer is set for at once (a longer budget is re-armed when it rings early)
