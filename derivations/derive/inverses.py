@@ -1,12 +1,15 @@
-"""Matrix inverses stay where they are written.
+"""Matrix inverses, and every other part that needs a value, stay where they are written.
 
 SymPy cancels an inverse against its base as it builds a product (``A*A.I`` is ``I``, ``A.I*A*B`` is ``B``,
 ``A**2*A.I`` is ``A``) and a double inverse (``A.I.I`` is ``A``), so a claim would never see that its
 statement needs ``A`` to be invertible, and ``A*A.I = I`` would be "proved" for every square ``A``, singular
-ones included; ``A.I - A.I`` and ``0*A.I`` are the zero matrix in the same way. While derive is imported, SymPy
-keeps every inverse it is given: powers of one base are merged only when their exponents have one sign
-(``A*A**2`` is ``A**3``, ``A.I*A.I`` is ``A**-2``), a product with an inverse is not replaced by the zero matrix
-(``0*A.I`` stays ``0·A⁻¹``, so ``A.I - A.I`` does too), and ``A.I.I`` stays ``(A⁻¹)⁻¹``. The statement a claim receives is then the one written, and the definedness check
+ones included; ``A.I - A.I`` and ``0*A.I`` are the zero matrix in the same way, and ``(A**2)**(1/2)`` is ``A``
+(false at ``A = -I``). While derive is imported, SymPy keeps what it is given: powers of one base are merged only
+for integer exponents of one sign (``A*A**2`` is ``A**3``, ``A.I*A.I`` is ``A**-2``, ``A**(1/2)*A**(1/2)``
+stays), no canonicalisation of a product, sum, Hadamard or Kronecker product is applied where it would lose a
+part that needs a value (an inverse, a fractional or negative power, a pole of an applied function, a scalar
+divisor: ``0*A.I`` stays ``0·A⁻¹``), ``(A^a)^b`` is ``A^(ab)`` only for an integer ``b``, and ``A.I.I`` stays
+``(A⁻¹)⁻¹``. The statement a claim receives is then the one written, and the definedness check
 (:mod:`derive.wellformed`) asks ``Q.invertible(A)`` for each inverse in it.
 
 The kernel cancels inverses only inside :func:`cancelling`, which it enters once that check has passed, that is
