@@ -289,9 +289,8 @@ class Claim(Statement):
             with time_budget(budget):
                 unmet = self._unmet()
                 if instance_of is not None:  # the values put in need their divisors nonzero, as a chain's do
-                    unmet += [c for c in _wellformed.unmet_conditions(
-                        [d for v in (mapping or {}).values() if isinstance(v, sp.Basic) and not isinstance(v, sp.Lambda)
-                         for d in _wellformed.denominators(v)], self.assume) if c not in unmet]
+                    unmet += [c for c in _wellformed.unmet_conditions(_wellformed.mapping_divisors(mapping or {}),
+                                                                     self.assume) if c not in unmet]
                 if unmet:
                     result = None, "", []
                     why = ("derive cannot tell where these parts have a value"

@@ -67,7 +67,7 @@ def cancelling():
 _walking = [False]  # inside a definedness walk: the expressions it builds are not checked again
 
 
-def inverted(expr) -> set:
+def needs(expr) -> set:
     """What ``expr`` needs to have a value: its divisors and the parts whose value must be ``defined(…)``, as the
     definedness check (:func:`derive.wellformed.denominators`) finds them: inverses, negative and fractional
     matrix powers, negative Hadamard powers, poles of the functions it applies, scalar divisors."""
@@ -115,8 +115,9 @@ def _keep_inverses(mul):
 
 def _keep_zero_products(mul):
     """``any_zeros`` without dropping an inverse: ``0·A⁻¹`` is zero only where ``A⁻¹`` exists (at any depth)."""
-    if _depth[0] or not inverted(mul):
-        return _SYMPY_ZEROS(mul)
+    out = _SYMPY_ZEROS(mul)
+    if _depth[0] or out is mul or not needs(mul):
+        return out
     return mul
 
 
@@ -126,8 +127,8 @@ def _keeping(canonicalize):
         out = canonicalize(expr)
         if _depth[0] or out is expr:
             return out
-        before = inverted(expr)
-        return out if before <= inverted(out) else expr
+        before = needs(expr)
+        return out if before <= needs(out) else expr
     keep.sympy = canonicalize
     return keep
 
@@ -151,7 +152,7 @@ def _matpow_doit(self, **hints):
     if exp == sp.S.One:
         return base
     if exp == sp.S.Zero:
-        return sp.Identity(base.rows) if _depth[0] or not inverted(base) else sp.MatPow(base, exp)
+        return sp.Identity(base.rows) if _depth[0] or not needs(base) else sp.MatPow(base, exp)
     if exp == sp.S.NegativeOne:
         return _inverse.Inverse(base).doit(**hints)
     eval_power = getattr(base, "_eval_power", None)
@@ -163,7 +164,7 @@ def _matpow_doit(self, **hints):
 def _pow_entry(self, i, j, **kwargs):
     """An entry of a power that inverts stays an entry of it (SymPy would write out the inverse, whose entries
     then cancel as fractions: ``A₀₀ · (1/A₀₀) = 1`` for a 1×1 ``A``)."""
-    if not _depth[0] and inverted(self):
+    if not _depth[0] and needs(self):
         return MatrixElement(self, i, j)
     return _SYMPY_POW_ENTRY(self, i, j, **kwargs)
 
@@ -172,7 +173,7 @@ def _zero_times_inverse(method, unevaluated):
     """A method of ``MatMul`` (its trace, determinant, entry) that leaves ``0 · (… A⁻¹ …)`` unevaluated: the
     scalar zero would absorb the inverse."""
     def keep(self, *args, **kwargs):
-        if not _depth[0] and self.as_coeff_matrices()[0] == 0 and inverted(self):
+        if not _depth[0] and self.as_coeff_matrices()[0] == 0 and needs(self):
             return unevaluated(self, *args)
         return method(self, *args, **kwargs)
     return keep

@@ -15,7 +15,7 @@ from sympy.matrices.expressions import MatrixExpr
 
 from . import strategies, wellformed
 from .verdict import Verdict
-from .witness import evaluate_at, instance_problem
+from .witness import components, evaluate_at, instance_problem
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "simplify",
@@ -157,7 +157,7 @@ def instantiate(mapping: dict) -> Rule:
         rest = evaluate_at(_diff(p), mapping) - _diff(n)
         if _zero(rest):
             return "instance"
-        parts = list(rest) if isinstance(rest, sp.MatrixBase) else [rest]  # as a fraction, where both are defined
+        parts = [e for _, e in components(rest)]  # as a fraction, where both are defined
         return "instance (cancelling as fractions)" if all(strategies.rational(e) for e in parts) else None
 
     return Rule("instantiate", _text("instantiate ") + _mapping_tex(mapping), check, equations=True,
@@ -219,8 +219,7 @@ def multiply(by, on: str = "left") -> Rule:
 
     def check(p, n):
         rest = _diff(n) - (_diff(p) * by if on == "right" else by * _diff(p))
-        parts = list(rest) if isinstance(rest, sp.MatrixBase) else [rest]
-        if all(strategies.expand(e) or strategies.rational(e) for e in parts):
+        if all(strategies.expand(e) or strategies.rational(e) for _, e in components(rest)):
             return "multiplication of both sides"
         return None
 
@@ -518,11 +517,7 @@ def absurd() -> Rule:
 
 def _value_divisors(mapping) -> tuple:
     """What the values put in need nonzero (``a := 1/x`` needs ``x ≠ 0``): SymPy may cancel it at once."""
-    out = []
-    for value in mapping.values():
-        if isinstance(value, sp.Basic) and not isinstance(value, sp.Lambda):
-            out += [c for c in wellformed.unmet_denominators(value) if c not in out]
-    return tuple(out)
+    return tuple(wellformed.unmet_conditions(wellformed.mapping_divisors(mapping)))
 
 
 def _check_mapping(where, mapping, allow_empty=False, applied_in=None):

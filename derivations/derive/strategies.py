@@ -15,7 +15,7 @@ from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from . import wellformed
-from .inverses import cancelling, inverted
+from .inverses import cancelling, needs
 from .budget import OutOfTime, time_budget
 
 __all__ = ["STRATEGIES", "prove_zero", "structural", "expand", "rational", "sign_split", "simplify_small"]
@@ -73,7 +73,7 @@ def structural(diff):
                 return f"comparing the generic entry (i, j): {how}"
     elif isinstance(diff, sp.Basic):
         matrix_parts = (sp.Trace, sp.Determinant, MatrixElement)
-        if isinstance(diff, sp.Expr) and diff.has(*matrix_parts) and inverted(diff):  # a trace, determinant, entry
+        if isinstance(diff, sp.Expr) and diff.has(*matrix_parts) and needs(diff):  # a trace, determinant, entry
             with cancelling():  # the definedness check has made every inverse in it invertible
                 done = diff.replace(lambda e: isinstance(e, matrix_parts), lambda e: e.doit())
             if done != diff and sp.expand(done) == 0:

@@ -28,7 +28,7 @@ from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 __all__ = ["MAX_DEPTH", "refuse_inexact", "refuse_undefined", "refuse_same_names", "check_statement",
-           "denominators", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
+           "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
 MAX_DEPTH = 120
@@ -196,12 +196,11 @@ def _walk(node, found: list) -> None:
             add(node.base)
     elif isinstance(node, sp.Inverse):
         add(node.arg)
-    elif isinstance(node, sp.MatPow) and node.exp.is_integer is not True:
-        add(defined(node))  # a fractional matrix power need not exist (no square root of [[0, 1], [0, 0]])
+    elif isinstance(node, sp.MatPow):
+        if node.exp.is_integer is not True:
+            add(defined(node))  # a fractional matrix power need not exist (no square root of [[0, 1], [0, 0]])
         if node.exp.is_nonnegative is not True:
             add(node.base)
-    elif isinstance(node, sp.MatPow) and node.exp.is_nonnegative is not True:
-        add(node.base)
     elif isinstance(node, sp.HadamardPower) and node.exp.is_nonnegative is not True:
         add(defined(node))  # divides by every entry
     elif isinstance(node, (sp.Max, sp.Min)) and not all(real(arg) for arg in node.args):
@@ -394,6 +393,16 @@ def _invertible(matrix, conditions) -> bool:
         return (_settled(coeff, conditions) and all(f.is_square is True for f in factors)
                 and all(_invertible(f, conditions) for f in factors))
     return False
+
+
+def mapping_divisors(mapping) -> list:
+    """The divisors of the values a mapping puts in (``a := 1/x`` divides by ``x``): a step that puts them in
+    holds only where they are nonzero, though SymPy may cancel them at once (``(1/x)·x`` is 1)."""
+    found: list = []
+    for value in mapping.values():
+        if isinstance(value, sp.Basic) and not isinstance(value, sp.Lambda):
+            found += [d for d in denominators(value) if d not in found]
+    return found
 
 
 def unmet_denominators(expr, conditions=()) -> list:

@@ -68,13 +68,13 @@ def _broken_assumption(symbol, value, where_defined: bool = False) -> str | None
         if getattr(value, f"is_{prop}", None) is facts[prop]:
             continue
         if defined is None:
-            defined = _where_defined(value)
+            defined = _over_nonzero_divisor(value)
         if defined is False or getattr(defined, f"is_{prop}", None) is not facts[prop]:
             return prop if facts[prop] else f"not {prop}"
     return None
 
 
-def _where_defined(value):
+def _over_nonzero_divisor(value):
     """``value`` read where its divisor is nonzero (which a step that puts it in must require): ``p/q`` as ``p``
     over a real nonzero number of unknown sign, for a real ``q``; ``False`` when that reading does not apply.
     So ``a/(a² + b)`` is real wherever it is defined, but not known positive."""

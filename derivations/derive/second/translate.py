@@ -696,10 +696,7 @@ class Translator:
                 mats = [self.matrix(sp.Identity(M.rows))]
             out = mats[0]
             for B in mats[1:]:
-                if len(out[0]) != len(B):
-                    raise Outside("a product of matrices of mismatched sizes")
-                out = [[self._named(_add([_mul([row[k], B[k][j]]) for k in range(len(B))])) for j in range(len(B[0]))]
-                       for row in out]
+                out = self._product(out, B)
             if factor is not None:
                 out = [[self._named(_mul([factor, x])) for x in row] for row in out]
             return out
@@ -716,10 +713,16 @@ class Translator:
             base = self.matrix(M.base) if M.exp > 0 else self._inverse(M.base)
             out = base
             for _ in range(abs(int(M.exp)) - 1):
-                out = [[self._named(_add([_mul([row[k], base[k][j]]) for k in range(len(base))]))
-                        for j in range(len(base))] for row in out]
+                out = self._product(out, base)
             return out
         raise Outside(f"the matrix operation {type(M).__name__}")
+
+    def _product(self, A, B) -> list:
+        """The entries of the product of two matrices given by their entries."""
+        if len(A[0]) != len(B):
+            raise Outside("a product of matrices of mismatched sizes")
+        return [[self._named(_add([_mul([row[k], B[k][j]]) for k in range(len(B))])) for j in range(len(B[0]))]
+                for row in A]
 
     def _cancelled(self, factors) -> list:
         """The factors of a product with each ``X X⁻¹`` and ``X⁻¹ X`` next to each other taken out, the claim then
