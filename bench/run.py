@@ -31,9 +31,10 @@ from sympy.core.cache import clear_cache
 from sympy.matrices.expressions import MatrixExpr
 
 import derive
-from derive import forms, registry
-from derive.budget import OutOfTime, time_budget
-from derive.runner import find_notebooks, recorded_seconds
+from derive import forms
+from derive.kernel import registry
+from derive.kernel.budget import OutOfTime, time_budget
+from derive.run.runner import find_notebooks, recorded_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -286,7 +287,7 @@ def forked_kernel(repeats=3):
     """Seconds to fork one kernel from derive's warm server, connect and import the same (the server up first)."""
     import asyncio
 
-    from derive import kernels
+    from derive.run import kernels
 
     async def once():
         async with kernels.running(ROOT) as (_, kc):

@@ -8,7 +8,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from derive import registry
+from derive.kernel import registry
 
 settings.register_profile("derive", max_examples=60, deadline=None, derandomize=True, database=None,
                           suppress_health_check=[HealthCheck.too_slow])

@@ -3,7 +3,7 @@ import sympy as sp
 
 import derive
 from derive import activation, forms
-from derive.activations import z
+from derive.layers.activations import z
 
 a = sp.Symbol("a", real=True)
 half = sp.Rational(1, 2)

@@ -1,5 +1,5 @@
-from derive import audit as audit_module
-from derive.audit import audit
+from derive.present import audit as audit_module
+from derive.present.audit import audit
 
 
 def rec(ident, verdict="proved", paper=(), scope="", uses=(), expect=None):

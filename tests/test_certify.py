@@ -3,7 +3,7 @@ import pytest
 import sympy as sp
 
 import derive
-from derive.certify import PRECISIONS, Certificate, Undecided, certify_nonzero, enclose
+from derive.kernel.certify import PRECISIONS, Certificate, Undecided, certify_nonzero, enclose
 
 a = sp.Symbol("a", real=True)
 half = sp.Rational(1, 2)

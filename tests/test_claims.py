@@ -5,8 +5,9 @@ import pytest
 import sympy as sp
 
 import derive
-from derive import ExpectationError, SoundnessError, Verdict, claim, registry
-from derive.render import MIME
+from derive import ExpectationError, SoundnessError, Verdict, claim
+from derive.kernel import registry
+from derive.present.render import MIME
 
 a, b, c = derive.real("a b c")
 p = derive.positive("p")

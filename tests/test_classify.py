@@ -7,8 +7,9 @@ import pytest
 import sympy as sp
 
 import derive
-from derive import Verdict, cli, registry
-from derive.classify import SYMMETRIES, Classification, classification_table, classify
+from derive import Verdict, cli
+from derive.kernel import registry
+from derive.classifier.classify import SYMMETRIES, Classification, classification_table, classify
 
 P, R = Verdict.PROVED, Verdict.REFUTED
 #: what the theory says (σ(z)/z lemma and its scaling analogue): exchange, α > 0, α ≠ 0
@@ -79,7 +80,7 @@ def test_proofs_go_through_the_unit_identity():
 
 
 def test_the_unit_step_needs_a_proved_unit():
-    from derive.classify import _arguments, _units_vanish
+    from derive.classifier.classify import _arguments, _units_vanish
 
     a, b = sp.symbols("a b", real=True)
     unit = derive.claim("test.unproved_unit", sp.Max(0, a) * b, sp.Max(0, b) * a)  # never proved
@@ -222,7 +223,7 @@ def test_the_scaling_with_every_alpha_is_proved_directly_by_the_sign_split():
 
 
 def test_the_scaling_with_every_alpha_goes_through_the_proved_linear_form(monkeypatch):
-    from derive import strategies
+    from derive.kernel import strategies
 
     monkeypatch.setattr(strategies, "_by_breakpoints", lambda diff: None)  # without the split by substitution
     f = classify("max(z, 0) - max(-z, 0)", name="odd_relu")["scale_nonzero"]
@@ -307,7 +308,7 @@ def test_huge_powers_are_never_evaluated_exactly(text):
 
 
 def test_exact_size_bounds_what_sympy_would_build():
-    from derive.classify import exact_size
+    from derive.classifier.classify import exact_size
 
     z = derive.z
     assert exact_size((z + 2) ** (2**30), -1) == 1

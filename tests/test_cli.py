@@ -8,9 +8,10 @@ import nbformat
 import pytest
 
 import derive
-from derive import cli, runner, second
-from derive.render import MIME, TABLE_MIME
-from derive.runner import NotebookRun
+from derive import cli, second
+from derive.run import runner
+from derive.present.render import MIME, TABLE_MIME
+from derive.run.runner import NotebookRun
 
 SETUP = "import derive\na, b = derive.real('a b')\nrelu = derive.activation('relu')"
 GOOD = [
@@ -287,7 +288,7 @@ def test_a_claim_prints_as_plain_text():
 
 
 def test_a_claim_table_prints_as_plain_text():
-    from derive.tables import ClaimTable, SuiteTable
+    from derive.present.tables import ClaimTable, SuiteTable
 
     records = [_claim("x.a", "proved", "proved") | {"detail": "expand"}, _claim("x.bb", "refuted", "proved")]
     assert str(ClaimTable(records)) == (

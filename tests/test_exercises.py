@@ -9,8 +9,10 @@ import nbformat
 import pytest
 
 import derive
-from derive import exercises, registry, runner
-from derive.claims import ExpectationError
+from derive import exercises
+from derive.kernel import registry
+from derive.run import runner
+from derive.kernel.claims import ExpectationError
 from derive.site import pages
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"

@@ -6,8 +6,9 @@ import pytest
 import sympy as sp
 
 import derive
-from derive import certify, chains, claims, rules, strategies, witness
-from derive.verdict import Verdict
+from derive.kernel import certify, chains, claims, strategies, witness
+from derive import rules
+from derive.kernel.verdict import Verdict
 
 a, b, c = derive.real("a b c")
 p = derive.positive("p")

@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from derive import kernels, runner
+from derive.run import kernels, runner
 from test_cli import write_notebook
 
 

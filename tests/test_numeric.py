@@ -225,7 +225,7 @@ def test_the_reported_failures_are_gone():
 def test_the_double_double_constants():
     import mpmath
 
-    from derive import stable
+    from derive.layers import stable
 
     with mpmath.workdps(50):
         for (hi, lo), exact in [(stable._RSQRT2, 1 / mpmath.sqrt(2)), (stable._TWO_C, 2 * mpmath.sqrt(2 / mpmath.pi)),
@@ -234,7 +234,7 @@ def test_the_double_double_constants():
 
 
 def test_named_activations_use_their_stable_form_and_others_their_definition():
-    from derive import stable
+    from derive.layers import stable
 
     assert set(stable.FORMS) == {derive.activation(n) for n in CONCRETE}
     t = sp.Symbol("t")

@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 import derive
-from derive.parse import FUNCTIONS, MAX_LENGTH, parse
+from derive.classifier.parse import FUNCTIONS, MAX_LENGTH, parse
 
 z = derive.z
 

@@ -8,9 +8,11 @@ import sympy as sp
 import derive
 from derive import forms
 from derive import Verdict, claim, render
-from derive.render import MIME, TABLE_MIME
-from derive.runner import claims_of
-from derive.tables import ClaimTable, suite_table
+from derive.kernel import describe, printing
+from derive.present.render import MIME, TABLE_MIME
+from derive.run.runner import claims_of
+from derive.present.tables import ClaimTable
+from derive.run.runner import suite_table
 
 a, b = derive.real("a b")
 RELU = derive.activation("relu")
@@ -32,11 +34,11 @@ def test_badge():
 
 
 def test_tex():
-    assert render.tex(a + b) == "a + b"
-    assert render.statement_tex(a, b) == "a = b"
+    assert printing.latex(a + b) == "a + b"
+    assert printing.equation(a, b) == "a = b"
     long = sum(sp.Symbol(f"y_{k}") for k in range(200))
-    assert render.tex(long) == sp.latex(long)  # shown in full: a side is never replaced by a description
-    assert "too long" not in render.tex(sp.Matrix([[long] * 3]))
+    assert printing.latex(long) == sp.latex(long)  # shown in full: a side is never replaced by a description
+    assert "too long" not in printing.latex(sp.Matrix([[long] * 3]))
 
 
 def test_a_claim_shows_the_equation_it_checks_with_the_layers_by_name():
@@ -52,17 +54,17 @@ def test_a_claim_shows_the_equation_it_checks_with_the_layers_by_name():
     # a shadow that does not evaluate back to its matrix is never printed
     fake = derive.matrix("Q", 2, 2)
     fake.shadow = sp.MatrixSymbol("K", 2, 2)
-    assert render.tex(fake) == sp.latex(sp.ImmutableMatrix(fake))
+    assert printing.latex(fake) == sp.latex(sp.ImmutableMatrix(fake))
 
 
 def test_how_says_how_each_verdict_was_obtained():
-    assert render.how(proved().record()) == "by expand"
-    assert render.how(refuted().record()) == "refuted at a = 1, b = -1: exact residual -1"
+    assert describe.how(proved().record()) == "by expand"
+    assert describe.how(refuted().record()) == "refuted at a = 1, b = -1: exact residual -1"
     silu = claim("demo.silu", derive.activation("silu")(a), a).refute().record()
-    assert render.how(silu).startswith("refuted at a = 1: residual ")
-    assert "∈ [" in render.how(silu)
-    assert render.how(claim("demo.open", RELU(a) * b, RELU(b) * a).record()) == "no strategy settled it"
-    assert render.how(claim("demo.unproven", RELU(a), a).prove().record()) == "no strategy reduced lhs - rhs to zero"
+    assert describe.how(silu).startswith("refuted at a = 1: residual ")
+    assert "∈ [" in describe.how(silu)
+    assert describe.how(claim("demo.open", RELU(a) * b, RELU(b) * a).record()) == "no strategy settled it"
+    assert describe.how(claim("demo.unproven", RELU(a), a).prove().record()) == "no strategy reduced lhs - rhs to zero"
 
 
 def test_mimebundle():

@@ -11,8 +11,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from derive import cli, runner, second
-from derive.render import MIME, TABLE_MIME
+from derive import cli, second
+from derive.run import runner
+from derive.present.render import MIME, TABLE_MIME
 
 SETUP = "import derive\na, b = derive.real('a b')\nrelu = derive.activation('relu')"
 ONE = "derive.claim('t.one', (a + 1)**2, a**2 + 2*a + 1, expect='proved').prove()"

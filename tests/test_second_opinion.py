@@ -7,8 +7,9 @@ import sympy as sp
 import pytest
 
 import derive
-from derive import rules, second, strategies
-from derive.claims import SoundnessError
+from derive import rules, second
+from derive.kernel import strategies
+from derive.kernel.claims import SoundnessError
 from derive.second import review
 from derive.second.translate import Outside, Translator
 
@@ -53,7 +54,7 @@ def test_a_false_chain_step_is_caught(monkeypatch):
 
 
 def test_a_wrong_witness_is_caught(monkeypatch):
-    from derive import witness
+    from derive.kernel import witness
 
     real = witness._certify_at
 

@@ -15,17 +15,17 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from derive.classification import MIME as CLASSIFICATION_MIME
+from derive.classifier.classification import MIME as CLASSIFICATION_MIME
 from derive.cli import main
-from derive.audit import AUDIT_MIME
-from derive.datatable import DATA_MIME
-from derive.render import TABLE_MIME
-from derive.runner import find_notebooks
+from derive.present.audit import AUDIT_MIME
+from derive.present.datatable import DATA_MIME
+from derive.present.render import TABLE_MIME
+from derive.run.runner import find_notebooks
 from derive.site import MARKER, build, claim_graph, pages, runs_from_files, statement_pieces
-from derive import paper
+from derive.present import paper
 from derive.site.blueprint import blueprint, blueprint_dot, dot_svg, have_dot, item_status
 from derive.site.vendor import find_mathjax
-from derive.tables import SUITE_MIME
+from derive.present.tables import SUITE_MIME
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")

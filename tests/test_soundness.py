@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import derive
 from derive import Verdict, forms, rules
-from derive.certify import certify_nonzero, enclose
-from derive.witness import components, search, undefined_functions
+from derive.kernel.certify import certify_nonzero, enclose
+from derive.kernel.witness import components, search, undefined_functions
 
 SIGMA = derive.activation("sigma")
 RELU = derive.activation("relu")

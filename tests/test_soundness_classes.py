@@ -11,7 +11,7 @@ import sympy as sp
 
 import derive
 from derive import Verdict, claim, chain, rules
-from derive.budget import OutOfTime, time_budget
+from derive.kernel.budget import OutOfTime, time_budget
 
 P, R, C, U = Verdict.PROVED, Verdict.REFUTED, Verdict.CHECKED, Verdict.UNPROVEN
 SIGMA = derive.sigma
@@ -319,7 +319,7 @@ def test_undefined_values_are_refused(side):
 
 
 def test_an_uncertifiable_disagreement_leaves_no_verdict(monkeypatch):
-    import derive.witness as witness
+    import derive.kernel.witness as witness
 
     monkeypatch.setattr(witness, "certify_nonzero", lambda e: None)  # no certificate can be had
     c = free("sound.uncertified", a + 1, a).check()
@@ -813,7 +813,7 @@ def _tiny(kind, k):
 
 @pytest.mark.parametrize("kind", ["prove", "refute", "check", "decide", "classify"])
 def test_a_budget_spent_at_once_leaves_no_trace(kind):
-    from derive import budget
+    from derive.kernel import budget
 
     for k in range(6):  # the alarm may fire anywhere in the budget's own set-up: try it several times
         try:
@@ -879,7 +879,7 @@ def test_using_at_a_mapping_needs_the_divisors_of_its_values():
 
 # -- budgets: an alarm while a budget is left, and budgets longer than the timer can be set for --------------------
 def test_an_alarm_while_a_budget_is_left_leaves_nothing_behind():
-    from derive import budget
+    from derive.kernel import budget
 
     saved = []
     for k in range(400):
@@ -1092,8 +1092,8 @@ def test_substitute_captures_nothing_either():
 
 # -- a verdict the second opinion disputes is not kept: nothing can rest on it ----------------------------------
 def test_a_disputed_claim_is_unproven_and_cannot_be_used(monkeypatch):
-    from derive import strategies
-    from derive.claims import SoundnessError
+    from derive.kernel import strategies
+    from derive.kernel.claims import SoundnessError
 
     def positive_case_only(expr, variables):  # a broken sign split: only "every argument positive" is tried
         positives = [sp.Dummy(f"p{k}", positive=True) for k in range(len(variables))]
@@ -1110,7 +1110,7 @@ def test_a_disputed_claim_is_unproven_and_cannot_be_used(monkeypatch):
 
 
 def test_a_disputed_step_stays_failed_through_later_steps_and_by():
-    from derive.claims import SoundnessError
+    from derive.kernel.claims import SoundnessError
 
     start = (sp.Matrix([_X, sp.Sum(SIGMA(_X) * _K, (_K, 1, 2))]), sp.Matrix([2, 0]))
     sub = chain("sound.disputed_step", start, expect=None)
@@ -1215,6 +1215,6 @@ def test_a_budget_whose_alarm_is_swallowed_still_ends(swallowed):
                     if caught > swallowed:
                         raise
     assert caught == swallowed + 1 and time.monotonic() - start < 1
-    from derive import budget
+    from derive.kernel import budget
     assert budget._STACK == []
     assert free("sound.after_swallowed", a + 1, 1 + a).prove().verdict is P

@@ -4,9 +4,9 @@ import pytest
 import sympy as sp
 
 import derive
-from derive import strategies
-from derive.budget import OutOfTime, time_budget
-from derive.strategies import prove_zero
+from derive.kernel import strategies
+from derive.kernel.budget import OutOfTime, time_budget
+from derive.kernel.strategies import prove_zero
 
 a, b, c = derive.real("a b c")
 p = derive.positive("p")

@@ -4,8 +4,8 @@ import pytest
 import sympy as sp
 
 import derive
-from derive import witness
-from derive.witness import (certify_witness, components, evaluate_at, exact_value, instance_problem, sample, search,
+from derive.kernel import witness
+from derive.kernel.witness import (certify_witness, components, evaluate_at, exact_value, instance_problem, sample, search,
                             undefined_functions)
 
 a, b, c = derive.real("a b c")

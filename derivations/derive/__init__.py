@@ -3,6 +3,10 @@
 State a claim, prove it by exact symbolic rules, refute it with an exact certified witness, or record numeric
 evidence -- four verdicts, never blurred -- and render it in a notebook.
 
+The package has one folder per layer, each importing only those below it: ``kernel`` (what decides a verdict)
+and ``second`` (the independent engines) at the bottom, then ``layers`` (the paper's forms and activations),
+``classifier``, ``present`` (what a notebook shows), ``run`` (the notebook runner) and ``site``.
+
 >>> import derive, sympy as sp
 >>> a, b = derive.real("a b")
 >>> relu = derive.activation("relu")
@@ -11,28 +15,43 @@ evidence -- four verdicts, never blurred -- and render it in a notebook.
 """
 from __future__ import annotations
 
-from . import inverses
+from .kernel import inverses
 
 inverses.install()  # before anything builds a matrix product: SymPy keeps the inverses it is given
 
-from . import exercises, forms, numeric, rules
-from .activations import ACTIVATIONS, activation, sigma, z
-from .chains import Chain, chain, conclusions
-from .classify import classify
-from .datatable import Link, table
-from .claims import Claim, ExpectationError, SoundnessError, claim
-from .exercises import exercise
-from .registry import statements
-from .symbols import matrix, nonzero, positive, real, row
-from .tables import claim_table, suite_table
-from .verdict import Evidence, Verdict
+from .kernel import rules
+from .kernel.chains import Chain, chain, conclusions
+from .kernel.claims import Claim, claim
+from .kernel.registry import statements
+from .kernel.verdict import Evidence, ExpectationError, SoundnessError, Verdict
+from .layers import forms, numeric
+from .layers.activations import ACTIVATIONS, activation, sigma, z
+from .layers.symbols import matrix, nonzero, positive, real, row
+from .classifier.classify import classify
+from .present import classification_view, exercises, render  # render and classification_view: how things show
+from .present.datatable import Link, table
+from .present.exercises import exercise
+from .present.tables import claim_table
+from .run.runner import suite_table
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ACTIVATIONS", "Chain", "Claim", "Evidence", "ExpectationError", "Link", "SoundnessError", "Verdict",
-    "activation", "chain", "claim", "claim_table", "classify", "conclusions", "exercise", "forms", "matrix", "nonzero", "numeric", "positive",
-    "real", "row", "rules", "sigma", "statements", "suite_table", "table", "z",
+    "activation", "chain", "claim", "claim_table", "classify", "conclusions", "exercise", "forms", "matrix",
+    "nonzero", "numeric", "plots", "positive", "real", "row", "rules", "sigma", "statements", "suite_table", "table",
+    "z",
 ]
+
+
+
+def __getattr__(name):
+    """``derive.plots`` on first use: Matplotlib is imported only by those who draw."""
+    if name == "plots":
+        from .present import plots
+
+        return plots
+    raise AttributeError(f"module 'derive' has no attribute {name!r}")
+
 
 exercises.install()  # in IPython: an ExpectationError shows as its message, not a traceback

@@ -19,8 +19,10 @@ import sys
 import textwrap
 from pathlib import Path
 
-from . import render, runner, second
-from .verdict import Verdict
+from .kernel import describe
+from .run import runner
+from . import second
+from .kernel.verdict import Verdict
 
 __all__ = ["main", "report", "parser"]
 
@@ -82,17 +84,17 @@ def _line(c: dict, id_width: int = 34) -> str:
     if c["verdict"] == runner.NOT_RUN:
         expect = f"expected {c['expect']}" if c.get("expect") else ""
         return _fit(f"  - {'not run':<8} {'-':>7}  {c['id']:<{id_width}} {expect}".rstrip())
-    symbol, _ = render.STYLE[Verdict(c["verdict"])]
-    flag = f"EXPECTED {c['expect']}; " if render.unexpected(c) else ""
+    symbol = Verdict(c["verdict"]).symbol
+    flag = f"EXPECTED {c['expect']}; " if describe.unexpected(c) else ""
     head = f"  {symbol} {c['verdict']:<8} {_seconds_text(c.get('seconds')):>7}  {c['id']:<{id_width}} "
-    statement = render.shorten(tex_text(c.get("statement", "")), 32).ljust(32)
-    return _fit(f"{head}{statement}  {flag}{' '.join(render.how(c).split())}")
+    statement = describe.shorten(tex_text(c.get("statement", "")), 32).ljust(32)
+    return _fit(f"{head}{statement}  {flag}{' '.join(describe.how(c).split())}")
 
 
 def _status(run) -> str:
     if run.error:
         return "FAILED: " + run.error
-    bad = [c["id"] for c in run.claims if render.unexpected(c)]
+    bad = [c["id"] for c in run.claims if describe.unexpected(c)]
     return f"unexpected: {', '.join(bad)}" if bad else "ok"
 
 
@@ -167,18 +169,18 @@ def report(runs, as_json: bool = False, verbose: bool = False) -> int:
                 print(_line(c, id_width))
     claims = [c for r in runs for c in r.claims]
     not_run = [(r.name, c) for r in runs for c in r.not_run]
-    bad = [(r.name, c) for r in runs for c in r.claims if render.unexpected(c)]
+    bad = [(r.name, c) for r in runs for c in r.claims if describe.unexpected(c)]
     failed = [r for r in runs if r.error]
-    counts = [f"{n} {v}" for v, n in render.verdict_counts(claims)] + ([f"{len(not_run)} not run"] if not_run else [])
+    counts = [f"{n} {v}" for v, n in describe.verdict_counts(claims)] + ([f"{len(not_run)} not run"] if not_run else [])
     total = len(claims) + len(not_run)
     lines = [f"{_plural(total, 'claim')} in {_plural(len(runs), 'notebook')}" + (f": {', '.join(counts)}" if counts else "")]
     for name, c in bad:
-        lines.append(render.shorten(f"unexpected: {c['id']} ({name}): {c['verdict']}, expected {c['expect']}; "
-                                    f"{render.how(c)}", WIDTH))
+        lines.append(describe.shorten(f"unexpected: {c['id']} ({name}): {c['verdict']}, expected {c['expect']}; "
+                                    f"{describe.how(c)}", WIDTH))
     for name in dict.fromkeys(n for n, _ in not_run):
         lines += _listing(f"not run in {name}", [c["id"] for n, c in not_run if n == name])
     for r in failed:
-        lines.append(render.shorten(f"failed: {r.name}: {r.error}", WIDTH))
+        lines.append(describe.shorten(f"failed: {r.name}: {r.error}", WIDTH))
     if claims:
         lines.insert(1, second.summary_line(claims))
     print(("" if as_json or not verbose else "\n") + "\n".join(lines), file=out)
@@ -225,7 +227,7 @@ def cmd_refresh(args) -> int:
 
 def cmd_classify(args) -> int:
     """Classify one activation: exchange and inverse-scaling symmetry of the gated layer, each decided."""
-    from .classify import classify
+    from .classifier.classify import classify
 
     try:
         result = classify(args.expr, label=args.expr, budget=args.budget)
@@ -333,5 +335,5 @@ def main(argv=None) -> int:
         text = " ".join(str(exc).split())
         known = isinstance(exc, (OSError, ValueError, RuntimeError)) and text
         what = text if known else f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-        print(render.shorten(f"derive {args.command}: {what}", 400), file=sys.stderr)
+        print(describe.shorten(f"derive {args.command}: {what}", 400), file=sys.stderr)
         return 2

@@ -3,7 +3,7 @@ witness is nonzero, in Z3's rationals), a chain step (an implication, its premis
 
 Each re-check gives an :class:`Opinion`: ``agrees``, ``outside fragment`` (and what put it there), ``unknown``
 (Z3's resource limit, or an incomplete answer) or ``disagrees``, which the caller turns into a
-:class:`derive.claims.SoundnessError`. Claims about matrix symbols of symbolic size are re-checked at every
+:class:`derive.kernel.claims.SoundnessError`. Claims about matrix symbols of symbolic size are re-checked at every
 size up to :data:`MAX_SIZE` and say so. The limit is Z3's deterministic resource limit (``rlimit``), so the
 same claim gets the same opinion on a busy machine, with a wall-clock ``timeout`` behind it as a safety net.
 """

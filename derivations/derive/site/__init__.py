@@ -21,9 +21,11 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from .. import paper, render, second
-from ..runner import NotebookRun, claims_of
-from ..verdict import Verdict
+from ..kernel import describe
+from ..present import paper, render
+from .. import second
+from ..run.runner import NotebookRun, claims_of
+from ..kernel.verdict import Verdict
 from . import blueprint, book, pages, search_index, vendor
 from .graph import STATUSES, ClaimGraph, claim_graph
 
@@ -67,7 +69,7 @@ def _check_runs(runs) -> list[NotebookRun]:
     runs = list(runs)
     for r in runs:
         if not isinstance(r, NotebookRun):
-            raise TypeError(f"build: expected derive.runner.NotebookRun items, got {type(r).__name__}")
+            raise TypeError(f"build: expected derive.run.runner.NotebookRun items, got {type(r).__name__}")
         if r.output is None or not Path(r.output).is_file():
             raise ValueError(f"build: the run of {r.name} has no executed notebook at {r.output}")
     names = [r.name for r in runs]
@@ -141,7 +143,7 @@ def _nav(entries, k: int) -> tuple[str, str]:
 def build(runs, out: str | os.PathLike = "site", *, mathjax=None, title: str = TITLE, pdf: bool = True) -> list[Path]:
     """Write the site for the executed notebooks of ``runs``; return the pages written, the index first.
 
-    ``runs`` are :class:`derive.runner.NotebookRun` (from :func:`derive.runner.run_all` with an output folder,
+    ``runs`` are :class:`derive.run.runner.NotebookRun` (from :func:`derive.run.runner.run_all` with an output folder,
     or :func:`runs_from_files`); ``mathjax`` is the folder of the npm package ``mathjax@3`` (default: found by
     :func:`derive.site.vendor.find_mathjax`). The folder ``out`` is replaced whole, only if it holds a
     previous build (or does not exist). With ``pdf`` the notebook pages are also printed, in reading order,
@@ -330,7 +332,7 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
         for k, c in enumerate(r.claims):
             node = graph.nodes[c["id"]]
             status = node.status if node.notebook == r.name else c["verdict"]
-            how = render.how(c)
+            how = describe.how(c)
             rows.append({
                 "group": step if k == 0 else None, "search": " ".join(
                     [c["id"], r.name, c["verdict"], SHORT[status], c.get("title") or "", how]).lower(),
@@ -342,14 +344,14 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
                 "badge": render.badge(Verdict(c["verdict"])), "status": status, "status_short": SHORT[status],
                 "second_html": Markup(render.second_badge(c)),
                 "second": (c.get("second_opinion") or {}).get("result", "none"),
-                "unexpected": render.unexpected(c), "expect": c.get("expect"), "verdict": c["verdict"],
+                "unexpected": describe.unexpected(c), "expect": c.get("expect"), "verdict": c["verdict"],
                 "how": how, "paper": c.get("paper"),
                 "uses": [{"id": u, "href": None if graph.nodes[u].missing else f"#claim-{u}"} for u in c.get("uses", [])],
             })
             seen.add(c["id"])
     claims = [c for r in runs for c in r.claims]
     problems = [f"{r.name} failed: {r.error}" for r in runs if r.error]
-    problems += [f"{c['id']}: expected {c['expect']}, got {c['verdict']}" for c in claims if render.unexpected(c)]
+    problems += [f"{c['id']}: expected {c['expect']}, got {c['verdict']}" for c in claims if describe.unexpected(c)]
     missing = [n.id for n in graph.nodes.values() if n.missing]
     if missing:
         problems.append("used but stated in no notebook: " + ", ".join(missing))
@@ -366,7 +368,7 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
                             "items": [bp.items[i.id] for i in paper.ITEMS if i.step == step.id]})
     return {
         "title": title, "notebooks": steps, "claims": rows, "n_claims": len(claims), "problems": problems,
-        "verdict_counts": render.verdict_counts(claims), "groups": _item_rows(runs, graph, rows),
+        "verdict_counts": describe.verdict_counts(claims), "groups": _item_rows(runs, graph, rows),
         "second_counts": [(r, n) for r, n in second.counts(claims).items() if n], "second_engine": second.ENGINE,
         "badges": {v.value: render.badge(v) for v in Verdict}, "fully": graph.counts()["fully-proved"],
         "legend": legend, "legend_items": [(s, v[0], v[1], v[2]) for s, v in STATUSES.items()],

@@ -1,6 +1,6 @@
 """The blueprint of the paper: one node per numbered item of PAPER.md, laid out by Graphviz.
 
-Each item gathers the claims that state it (:func:`derive.paper.item_of`); an arrow runs from item A to item B
+Each item gathers the claims that state it (:func:`derive.present.paper.item_of`); an arrow runs from item A to item B
 when a claim of B uses a claim of A. An item's status is derived from its claims' statuses in the claim graph,
 never set by hand. :func:`dot_svg` runs Graphviz's ``dot`` (``-Tsvg``) at build time; without it the site
 shows the same items as a list.
@@ -21,7 +21,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-from .. import paper
+from ..present import paper
 from .graph import STATUSES, ClaimGraph
 
 __all__ = ["ITEM_STATUSES", "ItemNode", "Blueprint", "blueprint", "item_status", "blueprint_dot", "claims_dot",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..verdict import Verdict
+from ..kernel.verdict import Verdict
 
 __all__ = ["STATUSES", "Node", "ClaimGraph", "claim_graph"]
 

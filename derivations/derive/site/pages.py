@@ -13,7 +13,7 @@ import html
 import re
 from pathlib import Path
 
-from .. import render
+from ..present import render
 from .graph import ClaimGraph
 
 __all__ = ["TEMPLATES", "CONTENTS", "exporter", "page_name", "title_of", "summary_of", "anchored", "has_table",

@@ -1,0 +1,164 @@
+"""Wall-clock budgets: SymPy cannot be interrupted politely, so a timer signal does it.
+
+Budgets nest: an inner budget never outlives the one around it, so a whole ``prove()``, ``refute()``,
+``check()`` or ``classify()`` honours the budget its caller set, and each strategy inside gets its own smaller
+share. When a budget runs out, :class:`OutOfTime` is raised inside the block; ``outer`` tells a catcher whether
+it was an enclosing budget that ran out (then it must stop too, not try the next thing).
+
+:class:`OutOfTime` is a ``BaseException``: library code that catches ``Exception`` cannot swallow it.
+
+Only the main thread can receive the signal; elsewhere budgets are not enforced (work is merely timed).
+Notebook kernels and the command line run claims in the main thread.
+
+>>> from derive.kernel.budget import time_budget, OutOfTime
+>>> with time_budget(1.0):
+...     1 + 1
+2
+>>> try:
+...     with time_budget(0.05):
+...         while True:
+...             pass
+... except OutOfTime as exc:
+...     print(exc)
+out of time after 0.05 s
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import signal
+import threading
+import time
+
+__all__ = ["OutOfTime", "time_budget", "remaining", "seconds_value", "DEFAULT_SECONDS"]
+
+#: the default budget of one public entry point (``prove``, ``refute``, ``check``, ``classify``), in seconds
+DEFAULT_SECONDS = 30.0
+
+# the open budgets, innermost last: (effective deadline, own deadline, own seconds), on time.monotonic()
+_STACK: list[tuple[float, float, float]] = []
+
+
+class OutOfTime(BaseException):
+    """A budget ran out. ``seconds`` is the budget that ran out; ``outer`` is True while the exception is inside a
+    budget nested in the one that ran out (a catcher there must let it pass), False once it has left that one."""
+
+    def __init__(self, seconds: float, outer: bool = False, deadline: float | None = None):
+        super().__init__(f"out of time after {seconds:g} s")
+        self.seconds = seconds
+        self.outer = outer
+        self.deadline = deadline
+
+
+def seconds_value(where: str, seconds, *, allow_none: bool = True):
+    """Check a budget argument: a positive finite number of seconds (or ``None`` for no limit of its own)."""
+    if seconds is None and allow_none:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise TypeError(f"{where}: budget must be a number of seconds, got {type(seconds).__name__} {seconds!r:.40}")
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ValueError(f"{where}: budget must be a positive number of seconds, got {seconds!r}")
+    return float(seconds)
+
+
+def _usable() -> bool:
+    return threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+
+
+def _on_alarm(signum, frame):  # pragma: no cover - called by the OS
+    if not _STACK:
+        return
+    if frame is not None and frame.f_code in _LEAVING:
+        # a budget is being entered or left (its own set-up, or contextlib resuming it at the end of its block): an
+        # exception here would skip the clean-up and leave the budget on the stack; decide a moment later
+        signal.setitimer(signal.ITIMER_REAL, 1e-3)
+        return
+    effective, own, seconds = _STACK[-1]
+    now = time.monotonic()
+    if now < effective - 1e-4:  # a timer armed for a budget that has just closed: wait for this one's
+        _arm(now)
+        return
+    # rings again soon: an exception raised where Python only prints it (a garbage-collector callback, a __del__)
+    # is lost, and the budget must still end; leaving the budget disarms the timer
+    signal.setitimer(signal.ITIMER_REAL, _REPEAT)
+    if effective < own:  # an enclosing budget is the one that ran out
+        outer = next(s for e, o, s in reversed(_STACK) if o == effective)
+        raise OutOfTime(outer, outer=True, deadline=effective)
+    raise OutOfTime(seconds, deadline=own)
+
+
+#: seconds after which a budget that ran out rings again, in case its exception was swallowed
+_REPEAT = 0.05
+
+
+#: the longest the timer is set for at once (a longer budget is re-armed when it rings early)
+_MAX_DELAY = 1e6
+
+
+def _arm(now: float) -> None:
+    if _STACK:
+        signal.setitimer(signal.ITIMER_REAL, min(max(_STACK[-1][0] - now, 1e-6), _MAX_DELAY))
+    else:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def remaining() -> float | None:
+    """Seconds left in the innermost open budget, or ``None`` when there is none."""
+    if not _STACK:
+        return None
+    return max(0.0, _STACK[-1][0] - time.monotonic())
+
+
+_PREVIOUS_HANDLER = []
+#: after an exception for an enclosing budget has left a block, the next alarm waits this long for it to arrive
+_GRACE = 0.25
+
+
+@contextlib.contextmanager
+def time_budget(seconds: float | None):
+    """Raise :class:`OutOfTime` inside the block when it runs longer than ``seconds`` (or than an enclosing budget).
+
+    ``None`` sets no limit of its own (an enclosing budget still holds).
+    """
+    if seconds is None or not _usable():
+        yield
+        return
+    seconds = seconds_value("time_budget", seconds, allow_none=False)
+    now = time.monotonic()
+    own = now + seconds
+    effective = min(own, _STACK[-1][0]) if _STACK else own
+    if effective <= now:
+        raise OutOfTime(next(s for e, o, s in reversed(_STACK) if o == effective), outer=True, deadline=effective)
+    entry = (effective, own, seconds)
+    flying = None
+    try:  # everything from here on is undone in `finally`, whenever an alarm interrupts it (even before yield)
+        if not _STACK:
+            _PREVIOUS_HANDLER.append(signal.signal(signal.SIGALRM, _on_alarm))
+        _STACK.append(entry)
+        _arm(now)
+        yield
+    except OutOfTime as exc:
+        if exc.deadline == own:  # out here, it is this budget that ran out
+            exc.outer = False
+        flying = exc
+        raise
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        for k in range(len(_STACK) - 1, -1, -1):  # this budget's own entry, if it was pushed
+            if _STACK[k] is entry:
+                del _STACK[k]
+                break
+        now = time.monotonic()
+        if flying is not None and _STACK and flying.deadline is not None and flying.deadline <= _STACK[-1][0]:
+            # the exception is on its way to the budget that ran out: no second alarm inside its handlers,
+            # only a late one in case some code swallows it
+            signal.setitimer(signal.ITIMER_REAL, min(max(_STACK[-1][0] - now, _GRACE), _MAX_DELAY))
+        else:
+            _arm(now)
+        if not _STACK and _PREVIOUS_HANDLER:
+            signal.signal(signal.SIGALRM, _PREVIOUS_HANDLER.pop())
+
+
+#: the code of entering and leaving a budget: an alarm that lands there is put off for a millisecond
+_LEAVING = frozenset({time_budget.__wrapped__.__code__, contextlib._GeneratorContextManager.__exit__.__code__,
+                      contextlib._GeneratorContextManager.__enter__.__code__})

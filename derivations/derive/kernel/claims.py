@@ -1,0 +1,581 @@
+"""Claims: an equation ``lhs = rhs`` with an identifier, assumptions, what it uses, and a verdict with evidence.
+
+``claim(...)`` states it; ``.prove()``, ``.refute()`` and ``.check()`` try to settle it; ``.decide()`` tries
+them in that order. When the claim carries an expected verdict, a different outcome raises
+:class:`ExpectationError` naming the claim, so a notebook that no longer shows what it says fails.
+"""
+from __future__ import annotations
+
+import time
+
+import sympy as sp
+from sympy.core.function import UndefinedFunction
+from sympy.matrices.expressions import MatrixExpr
+
+from . import display, opinion, printing, registry
+from . import strategies as _strategies
+from . import witness as _witness
+from . import wellformed as _wellformed
+from .validate import require_expr, require_identifier
+from .budget import DEFAULT_SECONDS, OutOfTime, seconds_value, time_budget
+from .certify import short_text
+from .describe import how, statement_text
+from .verdict import Evidence, ExpectationError, SoundnessError, Verdict
+
+__all__ = ["Claim", "Statement", "claim", "ExpectationError", "SoundnessError"]
+
+
+def _ids(where, uses) -> tuple[str, ...]:
+    if isinstance(uses, (str, Statement)):
+        raise TypeError(f"{where}: uses must be a list of identifiers or claims, got a single "
+                        f"{type(uses).__name__}; write uses=[{uses.identifier if isinstance(uses, Statement) else uses!r}]")
+    out = []
+    for u in uses or ():
+        if isinstance(u, Statement):
+            out.append(u.identifier)
+        elif isinstance(u, str):
+            out.append(require_identifier(where, u))
+        else:
+            raise TypeError(f"{where}: uses must hold identifiers or claims, got {type(u).__name__}")
+    return tuple(out)
+
+
+def _expect(where, expect):
+    if expect is None or isinstance(expect, Verdict):
+        return expect
+    if isinstance(expect, str):
+        try:
+            return Verdict(expect)
+        except ValueError:
+            raise ValueError(f"{where}: expect must be one of proved, refuted, checked, unproven; got {expect!r}") from None
+    raise TypeError(f"{where}: expect must be a Verdict, got {type(expect).__name__}")
+
+
+#: attributes fixed once set: changing what was stated would leave a verdict about something else
+_FIXED = frozenset({"identifier", "lhs", "rhs", "start", "statement", "uses"})
+
+
+def _paper(where, paper) -> tuple[str, ...]:
+    """The PAPER.md items a statement mechanizes: ``"5.3"`` or ``["5.3", "6.1"]``."""
+    items = (paper,) if isinstance(paper, str) else tuple(paper or ())
+    for item in items:
+        if not isinstance(item, str) or not item or " " in item:
+            raise TypeError(f"{where}: paper must list PAPER.md items such as \"5.3\" or \"B1\", got {item!r}")
+    return items
+
+
+class Statement:
+    """What claims and chains share: identity, expectation, registry, rendering."""
+
+    kind = "statement"
+
+    def __init__(self, identifier, *, uses=(), expect=None, title="", assume=(), paper=(), caption=""):
+        where = f"{self.kind}({identifier!r})"
+        self.identifier = require_identifier(self.kind, identifier)
+        self.paper = _paper(where, paper)
+        if not isinstance(caption, str):
+            raise TypeError(f"{where}: caption must be a LaTeX str, got {type(caption).__name__}")
+        self.caption = caption
+        self.uses = _ids(where, uses)
+        self.expect = _expect(where, expect)
+        if not isinstance(title, str):
+            raise TypeError(f"{where}: title must be a str, got {type(title).__name__}")
+        self.title = title
+        if isinstance(assume, sp.Basic):
+            raise TypeError(f"{where}: assume must be a list of conditions, got a single {type(assume).__name__}; "
+                            f"write assume=[{sp.sstr(assume)}]")
+        self._assume = tuple(assume or ())
+        for cond in self._assume:
+            if not isinstance(cond, sp.logic.boolalg.Boolean) or isinstance(cond, sp.Symbol):  # a Symbol is a Boolean
+                raise TypeError(f"{where}: assume must hold SymPy conditions such as a > 0, got {cond!r}")
+            if cond is sp.false:
+                raise ValueError(f"{where}: assume holds False: nothing would follow from it")
+        self._verdict = Verdict.UNPROVEN
+        self._evidence = Evidence()
+        registry.register(self)
+
+    # -- what was stated is fixed: a verdict is only ever about the statement it was obtained for ---------------
+    @property
+    def assume(self) -> tuple:
+        """The conditions assumed beyond the symbols' own assumptions (fixed when the statement is made)."""
+        return self._assume
+
+    @property
+    def verdict(self) -> Verdict:
+        """The verdict, set only by the statement's own attempts (``prove``, ``refute``, ``check``, steps)."""
+        return self._verdict
+
+    @property
+    def evidence(self) -> Evidence:
+        """How the verdict was obtained."""
+        return self._evidence
+
+    def _set(self, verdict: Verdict, evidence: Evidence) -> None:
+        self._verdict, self._evidence = verdict, evidence
+
+    def content(self) -> tuple:
+        """What was stated (not how it fared): two statements with equal content say the same thing."""
+        return (self.kind, self.assume)
+
+    def _restated(self, identifier: str) -> None:
+        """A statement this one uses was stated anew with other content: a proof resting on it is void."""
+        if self.verdict is Verdict.PROVED:
+            self._set(Verdict.UNPROVEN, Evidence(
+                strategy=self.evidence.strategy, seconds=self.evidence.seconds,
+                detail=f"rests on {identifier}, which was stated again with other content after this was proved; "
+                       f"run this again"))
+
+    def _add_uses(self, identifiers) -> None:
+        """What a proof rests on is part of its evidence: the kernel adds it, nobody else changes ``uses``."""
+        self.__dict__["uses"] = self.uses + tuple(u for u in identifiers if u not in self.uses)
+
+    def __setattr__(self, name, value):
+        if name in _FIXED and name in self.__dict__:
+            raise AttributeError(f"{self.kind} {self.__dict__.get('identifier', '?')}: {name} is fixed once stated; "
+                                 f"make a new {self.kind} instead")
+        super().__setattr__(name, value)
+
+    # -- expectations -------------------------------------------------------------------------------------
+    def _settle(self, aimed: Verdict):
+        """After an attempt aimed at ``aimed``: raise when the outcome contradicts the expected verdict."""
+        if self.expect is None or self.verdict is self.expect:
+            return self
+        if self.verdict.is_certain or aimed is self.expect:
+            raise ExpectationError(
+                f"claim {self.identifier}: expected {self.expect.value}, got {self.verdict.value}"
+                f" ({how(self.record())})"
+            )
+        return self
+
+    @property
+    def ok(self) -> bool:
+        """True when there is no expectation or the verdict meets it."""
+        return self.expect is None or self.verdict is self.expect
+
+    # -- records and rendering ----------------------------------------------------------------------------
+    def body_tex(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def objects(self) -> list:  # pragma: no cover - overridden
+        """The expressions the statement is about (its scope is read off them)."""
+        raise NotImplementedError
+
+    def record(self, timings: bool = False) -> dict:
+        """The claim as data: what ``derive check`` prints and the site's index shows.
+
+        ``checked`` is the LaTeX of what was checked, printed from lhs and rhs (``statement`` is the same, kept
+        for readers of older records); ``scope`` says for which sizes (``"every size"``, ``"d=2, m=2, n=2"``, or
+        ``""`` for a scalar statement), ``scope_tex`` the whole domain; ``paper`` the PAPER.md items; ``caption``
+        a few words of LaTeX shown beside the equation, never instead of it.
+        """
+        checked = self.body_tex()
+        scope_tex, scope = printing.scope(self.objects(), self.assume)
+        out = {
+            "id": self.identifier,
+            "kind": self.kind,
+            "title": self.title,
+            "statement": checked,
+            "checked": checked,
+            "scope": scope,
+            "scope_tex": scope_tex,
+            "paper": list(self.paper),  # as given; the presentation reads the rest off the identifier
+            "caption": self.caption,
+            "verdict": self.verdict.value,
+            "expect": self.expect.value if self.expect else None,
+            "uses": list(self.uses),
+            "assume": [sp.sstr(c) for c in self.assume],
+            "assume_tex": [printing.latex(c) for c in self.assume],
+        }
+        out.update(self.evidence.as_dict(timings=timings))
+        out["second_opinion"] = opinion.record(self, timings)
+        return out
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return display.bundle(self)
+
+    def __repr__(self):
+        return f"<{self.kind} {self.identifier}: {self.verdict.value}>"
+
+    def __str__(self):
+        """Plain text: identifier, verdict, the statement (``sympy.sstr``, shortened) and how it was obtained."""
+        return statement_text(self)
+
+
+class Claim(Statement):
+    """An equation ``lhs = rhs`` between SymPy expressions, matrices or matrix expressions."""
+
+    kind = "claim"
+
+    def __init__(self, identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", statement=None, paper=(),
+                 caption=""):
+        where = f"claim({identifier!r})"
+        require_expr(where, "lhs", lhs)
+        require_expr(where, "rhs", rhs)
+        lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+        _same_shape(where, lhs, rhs)
+        if statement is not None and not isinstance(statement, str):
+            raise TypeError(f"{where}: statement must be a LaTeX str, got {type(statement).__name__}")
+        self.lhs, self.rhs = lhs, rhs
+        self.statement = statement  # shown as a caption beside the equation, never instead of it
+        caption = caption or statement or ""
+        super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption)
+        _wellformed.check_statement(where, lhs, rhs, *self.assume)
+
+    def content(self) -> tuple:
+        return (self.kind, self.lhs, self.rhs, self.assume)
+
+    def _denominators(self) -> list:
+        """The divisors of both sides, as written (see :mod:`derive.kernel.wellformed`)."""
+        if "_divisors" not in self.__dict__:
+            found = _wellformed.denominators(self.lhs)
+            self.__dict__["_divisors"] = found + [d for d in _wellformed.denominators(self.rhs) if d not in found]
+        return self.__dict__["_divisors"]
+
+    def _unmet(self) -> list:
+        """The divisors' nonzero conditions that neither the symbols' assumptions nor ``assume`` settle."""
+        return _wellformed.unmet_conditions(self._denominators(), self.assume)
+
+    def body_tex(self) -> str:
+        """The equation checked, printed from lhs and rhs."""
+        return printing.equation(self.lhs, self.rhs)
+
+    def objects(self) -> list:
+        return [self.lhs, self.rhs]
+
+    @property
+    def difference(self):
+        """``lhs - rhs`` (a matrix for matrix claims)."""
+        return self.lhs - self.rhs
+
+    def symbols(self) -> list:
+        """The free symbols of the claim, sorted by name (deterministic witness search)."""
+        found = self.lhs.free_symbols | self.rhs.free_symbols
+        for c in self.assume:
+            found |= c.free_symbols
+        return sorted(found, key=lambda s: s.name)
+
+    # -- proving ------------------------------------------------------------------------------------------
+    def prove(self, strategies=None, *, budget: float = DEFAULT_SECONDS, instance_of=None, mapping=None):
+        """Reduce ``lhs - rhs`` to zero by exact rules, cheapest first; the evidence names the strategy.
+
+        ``instance_of=general, mapping={...}``: proved as a named instance of an already proved claim, when
+        substituting ``mapping`` into the general claim's difference gives this one's exactly (by expand).
+        ``budget``: wall-clock seconds for the whole attempt (each strategy runs within what is left).
+        A statement with a divisor (``1/u``, a matrix inverse) is proved only where the divisor is nonzero:
+        the symbols' assumptions or ``assume`` must say so, or the claim stays unproven and says what it needs.
+
+        >>> import derive, sympy as sp
+        >>> a, b = sp.symbols("a b", real=True)
+        >>> derive.claim("doc.square", (a + b)**2, a**2 + 2*a*b + b**2).prove().verdict
+        <Verdict.PROVED: 'proved'>
+        """
+        budget = seconds_value(f"claim {self.identifier}: prove", budget)
+        if strategies is not None and (isinstance(strategies, str) or not all(isinstance(n, str) for n in strategies)):
+            raise TypeError(f"claim {self.identifier}: strategies must be a list of names, got {strategies!r:.60}")
+        start = time.perf_counter()
+        why_not = "no strategy reduced lhs - rhs to zero"
+        if instance_of is not None:
+            self._check_instance(instance_of, mapping or {})
+        try:
+            with time_budget(budget):
+                unmet = self._unmet()
+                if instance_of is not None:  # the values put in need their divisors nonzero, as a chain's do
+                    unmet += [c for c in _wellformed.unmet_conditions(_wellformed.mapping_divisors(mapping or {}),
+                                                                     self.assume) if c not in unmet]
+                if unmet:
+                    result = None, "", []
+                    why = ("derive cannot tell where these parts have a value"
+                           if all(isinstance(c, _wellformed.defined) for c in unmet)
+                           else "a divisor must be nonzero, the matrix of an inverse invertible")
+                    why_not = (f"needs {', '.join(sp.sstr(c) for c in unmet)}, which neither the symbols' "
+                               f"assumptions nor assume give ({why})")
+                elif instance_of is not None:
+                    result = self._prove_instance(instance_of, mapping or {})
+                else:
+                    result = self._prove_components(strategies, budget)
+        except OutOfTime as exc:
+            if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
+                raise
+            result = None, "", [str(exc)]
+            why_not = f"out of time after {exc.seconds:g} s (the budget of this prove)"
+        name, detail, attempts = result
+        seconds = time.perf_counter() - start
+        if name is not None:
+            self._guard(Verdict.PROVED)
+            self._set(Verdict.PROVED, Evidence(strategy=name, detail=detail, seconds=seconds, attempts=tuple(attempts)))
+            opinion.review_claim(self)
+        elif self.verdict is Verdict.UNPROVEN:  # a failed proof does not take away a numeric check's evidence
+            self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=why_not, seconds=seconds, attempts=tuple(attempts)))
+        return self._settle(Verdict.PROVED)
+
+    def _prove_components(self, names, budget):
+        diff = self.difference
+        comps = _witness.components(diff)
+        used: dict[str, int] = {}
+        details = []
+        attempts = []
+        for index, comp in comps:
+            name, detail, tried = _strategies.prove_zero(comp, names, budget)
+            attempts.extend(tried)
+            if name is None:
+                where = "" if index is None else f" at component {index}"
+                attempts.append(f"failed{where}")
+                return None, "", attempts
+            used[name] = used.get(name, 0) + 1
+            if detail not in details:
+                details.append(detail)
+        if len(comps) == 1:
+            return name, details[0], attempts
+        label = "+".join(used)
+        summary = ", ".join(f"{n} ×{k}" for n, k in used.items())
+        detail = f"{summary} over {len(comps)} components" if len(details) > 1 else f"{details[0]}, all {len(comps)} components"
+        return label, detail, attempts
+
+    def _check_instance(self, general, mapping):
+        """Refuse a mapping that does not give an instance of ``general`` (one line, naming the problem)."""
+        if not isinstance(general, Claim):
+            raise TypeError(f"claim {self.identifier}: instance_of must be a Claim, got {type(general).__name__}")
+        where = f"claim {self.identifier}: instance of {general.identifier}"
+        if not isinstance(mapping, dict):
+            raise TypeError(f"{where}: mapping must be a dict of symbol -> value, got {type(mapping).__name__}")
+        for key, value in mapping.items():
+            problem = _witness.instance_problem(key, value, general.difference)
+            if problem is not None:
+                raise ValueError(f"{where}: {problem}")
+
+        for cond in general.assume:  # the general claim holds only where its assumptions do
+            held = _witness.evaluate_at(cond, mapping)
+            if held is not sp.true and held not in self.assume:
+                raise ValueError(f"{where}: it assumes {sp.sstr(cond)}, which is not known to hold here "
+                                 f"(it becomes {sp.sstr(held)})")
+
+    def _prove_instance(self, general, mapping):
+        self._check_instance(general, mapping)
+        if general.verdict is not Verdict.PROVED:
+            return None, "", [f"instance: {general.identifier} is not proved"]
+        diff = _witness.evaluate_at(general.difference, mapping)
+        rest = sp.expand(diff - self.difference) if not isinstance(diff, sp.MatrixBase) else (diff - self.difference).applyfunc(sp.expand)
+        if rest == 0 or (isinstance(rest, sp.MatrixBase) and rest.is_zero_matrix):
+            subs = ", ".join(f"{k} := {sp.sstr(v)}" for k, v in mapping.items())
+            self._add_uses((general.identifier,))
+            return "instance", f"instance of {general.identifier} with {subs}", ["instance: yes"]
+        return None, "", ["instance: the substituted statement differs"]
+
+    def _guard(self, new: Verdict):
+        settled = {Verdict.PROVED, Verdict.REFUTED}
+        if self.verdict in settled and new in settled and new is not self.verdict:
+            raise SoundnessError(f"claim {self.identifier} is both proved and refuted: a kernel bug")
+
+    # -- refuting -----------------------------------------------------------------------------------------
+    def refute(self, witness=None, *, tries: int = 300, budget: float = DEFAULT_SECONDS):
+        """Find (or take) an exact witness at which ``lhs - rhs`` is certified nonzero.
+
+        ``witness`` maps symbols to exact numbers (int, Fraction, Rational) and undefined functions to
+        ``Lambda`` objects meeting the functions' assumptions; with ``None``, small signed rationals respecting
+        the assumptions are searched. At the witness every divisor of the statement must be certified nonzero.
+        ``budget``: wall-clock seconds for the whole search.
+
+        >>> import derive, sympy as sp
+        >>> a, b = sp.symbols("a b", real=True)
+        >>> relu = derive.activation("relu")
+        >>> c = derive.claim("doc.relu_exchange", relu(a) * b, relu(b) * a).refute()
+        >>> c.verdict, c.evidence.witness
+        (<Verdict.REFUTED: 'refuted'>, {'a': '1', 'b': '-1'})
+        """
+        where = f"claim {self.identifier}"
+        budget = seconds_value(f"{where}: refute", budget)
+        if isinstance(tries, bool) or not isinstance(tries, int) or tries < 0:
+            raise TypeError(f"{where}: tries must be a whole number >= 0, got {tries!r}")
+        start = time.perf_counter()
+        diff = self.difference
+        if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
+            raise TypeError(f"claim {self.identifier}: refute needs explicit matrices, not matrix symbols")
+        try:
+            with time_budget(budget):
+                found, how = self._find_witness(where, diff, witness, tries)
+        except OutOfTime as exc:
+            if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
+                raise
+            found, how = None, f"out of time after {exc.seconds:g} s (the budget of this refute)"
+        seconds = time.perf_counter() - start
+        if found is not None:
+            self._guard(Verdict.REFUTED)
+            self._set(Verdict.REFUTED, _refutation(found, how, seconds))
+            opinion.review_claim(self, found)
+        elif self.verdict is Verdict.UNPROVEN:
+            detail = how if how.startswith("out of time") else "no certified witness found"
+            self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=detail, seconds=seconds))
+        return self._settle(Verdict.REFUTED)
+
+    def _find_witness(self, where, diff, witness, tries):
+        denominators = self._denominators()
+        if witness is not None:
+            if not isinstance(witness, dict):
+                raise TypeError(f"{where}: witness must be a dict, got {type(witness).__name__}")
+            exact = {}
+            for k, v in witness.items():
+                if isinstance(k, sp.Symbol):
+                    exact[k] = _witness.exact_value(where, k, v)
+                elif isinstance(k, UndefinedFunction):
+                    problem = _witness.function_problem(k, v, diff)
+                    if problem is not None:
+                        raise ValueError(f"{where}: {problem}")
+                    exact[k] = v
+                else:
+                    raise TypeError(f"{where}: witness keys must be symbols (or undefined functions such as sigma mapped to Lambdas), got {k!r}")
+            funcs = [f for f in _witness.undefined_functions(diff) if f not in exact]
+            missing = [s for s in self.symbols() if s not in exact]
+            if missing or funcs:
+                names = ", ".join(str(s) for s in [*missing, *funcs])
+                raise ValueError(f"{where}: the witness gives no value for {names}")
+            try:
+                return _witness.certify_witness(diff, exact, self.assume, denominators), "given witness"
+            except ValueError as exc:
+                raise ValueError(f"{where}: {exc}") from None
+        funcs = _witness.undefined_functions(diff)
+        if funcs:
+            names = ", ".join(f.__name__ for f in funcs)
+            raise ValueError(f"{where}: cannot search a witness over the undefined function {names}; give one")
+        try:
+            found = _witness.search(diff, self.symbols(), self.assume, tries=tries, seed_text=self.identifier,
+                                    denominators=denominators)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        return found, "searched witness"
+
+    # -- numeric evidence ---------------------------------------------------------------------------------
+    def check(self, points: int = 12, *, budget: float = DEFAULT_SECONDS):
+        """Compare both sides at seeded exact random points: ``checked`` is evidence, never proof.
+
+        An undefined σ is replaced by test functions that meet its assumptions. A disagreement is certified and
+        becomes a refutation; a disagreement that cannot be certified leaves no verdict and says where it was.
+        ``budget``: wall-clock seconds for the whole check.
+        """
+        where = f"claim {self.identifier}"
+        budget = seconds_value(f"{where}: check", budget)
+        if isinstance(points, bool) or not isinstance(points, int) or points < 1:
+            raise TypeError(f"{where}: points must be a whole number >= 1, got {points!r}")
+        diff = self.difference
+        if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
+            raise TypeError(f"{where}: check needs explicit matrices, not matrix symbols")
+        start = time.perf_counter()
+        funcs = _witness.undefined_functions(diff)
+        try:
+            with time_budget(budget):
+                seen = _witness.sample(diff, self.symbols(), funcs, points, self.identifier, self.assume,
+                                       self._denominators())
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        except OutOfTime as exc:
+            if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
+                raise
+            seen = None
+            out = f"out of time after {exc.seconds:g} s (the budget of this check)"
+        seconds = time.perf_counter() - start
+        if seen is not None and seen.found is not None:
+            self._guard(Verdict.REFUTED)
+            self._set(Verdict.REFUTED, _refutation(seen.found, "numeric check, then certified", seconds))
+            opinion.review_claim(self, seen.found)
+        elif not self.verdict.is_certain:
+            if seen is None:
+                self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=out, seconds=seconds))
+            elif seen.uncertified:
+                self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=seen.uncertified, seconds=seconds))
+            elif seen.used == 0:
+                raise ValueError(f"{where}: no sample point satisfies the assumptions")
+            else:
+                stand_in = " (σ replaced by test functions)" if funcs else ""
+                self._set(Verdict.CHECKED, Evidence(
+                    strategy="numeric",
+                    detail=f"agrees at {seen.used} seeded rational points{stand_in}, max |lhs - rhs| = {seen.worst:.1e}",
+                    seconds=seconds,
+                ))
+        return self._settle(Verdict.CHECKED)
+
+    def decide(self, *, budget: float = DEFAULT_SECONDS):
+        """Prove, else refute, else check: the strongest verdict the kernel can reach within ``budget`` seconds."""
+        budget = seconds_value(f"claim {self.identifier}: decide", budget)
+        deadline = time.monotonic() + budget
+
+        def left():
+            return max(deadline - time.monotonic(), 1e-3)
+
+        self._attempt(lambda: self.prove(budget=left()))
+        symbolic = isinstance(self.difference, MatrixExpr) and not isinstance(self.difference, sp.MatrixBase)
+        if self.verdict is not Verdict.PROVED and not _witness.undefined_functions(self.difference) and not symbolic:
+            self._attempt(lambda: self.refute(budget=left()))
+        if not self.verdict.is_certain and not symbolic:  # samples only where every divisor is nonzero
+            self._attempt(lambda: self.check(budget=left()))
+        return self._settle(self.expect or Verdict.PROVED)
+
+    def _attempt(self, run):
+        """Run one attempt without its expectation check: ``decide`` settles once, at the end."""
+        expect = self.__dict__["expect"]
+        self.__dict__["expect"] = None
+        try:
+            run()
+        finally:
+            self.__dict__["expect"] = expect
+
+
+def _same_size(p, q) -> bool:
+    """Two sizes are the same when they are one expression, or small ones whose difference expands to zero."""
+    p, q = sp.sympify(p), sp.sympify(q)
+    if p == q:
+        return True
+    if sp.count_ops(p) + sp.count_ops(q) > 40 or any(isinstance(e, sp.Pow) and e.exp.is_Integer and e.exp > 4
+                                                     for e in (p - q).atoms(sp.Pow)):
+        return False  # refused as different rather than expanded without bound
+    return sp.expand(p - q) == 0
+
+
+def _same_shape(where, lhs, rhs) -> None:
+    """Both sides must have one shape: scalars, or matrices whose sizes agree for every value of their symbols."""
+    lshape, rshape = getattr(lhs, "shape", None), getattr(rhs, "shape", None)
+    if lshape is None and rshape is None:
+        return
+    if lshape is None or rshape is None or not all(_same_size(p, q) for p, q in zip(lshape, rshape)):
+        shown = [("scalar" if s is None else f"{sp.sstr(s[0])}x{sp.sstr(s[1])}") for s in (lshape, rshape)]
+        raise ValueError(f"{where}: lhs and rhs must have the same shape, got {shown[0]} and {shown[1]}")
+
+
+def _refutation(found, how, seconds) -> Evidence:
+    cert = found.certificate
+    shown = {str(k) if isinstance(k, sp.Symbol) else k.__name__: short_text(v) for k, v in found.witness.items()}
+    where = "" if found.component is None else f" (component {found.component})"
+    residual = cert.value
+    return Evidence(
+        strategy="exact witness",
+        detail=("exact" if cert.method == "exact" else cert.method) + f", {how}{where}",
+        witness=shown,
+        residual=residual,
+        enclosure=cert.enclosure,
+        seconds=seconds,
+    )
+
+
+def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", statement=None, paper=(),
+          caption="") -> Claim:
+    """State ``lhs = rhs`` as a claim; nothing is tried until ``.prove()``, ``.refute()``, ``.check()``.
+
+    Parameters
+    ----------
+    identifier : a stable dotted name, e.g. ``"rank1.score_factorizes"``
+    lhs, rhs : SymPy expressions, matrices or matrix expressions of the same shape
+    assume : SymPy conditions restricting the domain (beyond the symbols' own assumptions)
+    uses : identifiers (or claims) this claim rests on
+    expect : the verdict it should get (e.g. ``Verdict.REFUTED`` for a statement expected to fail)
+    title : a few words for readers; ``caption`` : LaTeX shown beside the equation (``statement`` is read as a
+        caption too): the equation shown is always ``lhs = rhs`` as checked, printed from the two sides
+    paper : the PAPER.md items the claim mechanizes, e.g. ``"5.3"`` or ``["5.3", "6.1"]``
+
+    Examples
+    --------
+    >>> import derive, sympy as sp
+    >>> a = sp.Symbol("a", real=True)
+    >>> c = derive.claim("doc.relu_homogeneous", derive.activation("relu")(2*a), 2*derive.activation("relu")(a))
+    >>> c.prove().evidence.strategy
+    'sign-split'
+    """
+    return Claim(identifier, lhs, rhs, assume=assume, uses=uses, expect=expect, title=title, statement=statement,
+                 paper=paper, caption=caption)

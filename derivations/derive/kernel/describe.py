@@ -1,0 +1,97 @@
+"""A statement described in plain words: how its verdict was obtained, and the statement as text.
+
+What ``derive check`` prints, what an ``ExpectationError`` says and what every rendering builds on.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from .verdict import Verdict
+
+__all__ = ["how", "unexpected", "verdict_counts", "shorten", "statement_text"]
+
+
+def _witness_text(record: dict) -> str:
+    parts = [f"{k} = {v}" for k, v in record["witness"].items()]
+    return ", ".join(parts)
+
+
+def how(record: dict) -> str:
+    """One line saying how the verdict was obtained."""
+    verdict = Verdict(record["verdict"])
+    if verdict is Verdict.PROVED:
+        return f"by {record['detail'] or record['strategy']}"
+    if verdict is Verdict.REFUTED:
+        where = f" at {_witness_text(record)}" if record["witness"] else ""
+        if record["enclosure"]:
+            cert = f"residual {record['residual']} ∈ {record['enclosure']} ({record['detail']})"
+        else:
+            cert = f"exact residual {record['residual']}"
+        return f"refuted{where}: {cert}"
+    return record["detail"] or "no strategy settled it"
+
+
+def unexpected(record: dict) -> bool:
+    """Whether a claim record got a verdict other than the one it expects (``expect`` None: anything goes).
+
+    >>> unexpected({"verdict": "refuted", "expect": "proved"}), unexpected({"verdict": "proved", "expect": None})
+    (True, False)
+    """
+    return record.get("expect") not in (None, record["verdict"])
+
+
+def verdict_counts(records) -> list[tuple[str, int]]:
+    """``[(verdict, how many records have it)]`` in the order of :class:`Verdict`, verdicts nobody has left out.
+
+    >>> verdict_counts([{"verdict": "refuted"}, {"verdict": "proved"}, {"verdict": "refuted"}])
+    [('proved', 1), ('refuted', 2)]
+    """
+    records = list(records)
+    counts = [(v.value, sum(r["verdict"] == v.value for r in records)) for v in Verdict]
+    return [(v, n) for v, n in counts if n]
+
+
+def shorten(text: str, width: int) -> str:
+    """``text`` on one line, cut to ``width`` characters with an ellipsis when longer.
+
+    >>> shorten("a  b\\n c", 10), shorten("abcdefghijkl", 6)
+    ('a b c', 'abcde…')
+    """
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+def statement_text(statement, width: int = 100) -> str:
+    """A claim or chain as plain text: identifier and verdict, the statement (``sympy.sstr``), how it was obtained.
+
+    >>> import derive
+    >>> a, b = derive.real("a b")
+    >>> relu = derive.activation("relu")
+    >>> print(statement_text(derive.claim("doc.text", relu(a) * b, relu(b) * a, expect="refuted").refute()))
+    claim doc.text: refuted
+      b*Max(0, a) = a*Max(0, b)
+      refuted at a = 1, b = -1: exact residual -1
+    """
+    record = statement.record()
+
+    def side(e):
+        return " = ".join(sp.sstr(x) for x in e) if isinstance(e, tuple) else sp.sstr(e)
+
+    if hasattr(statement, "steps"):  # a chain: its start and every step
+        joint = " ⟹ " if getattr(statement, "equations", False) else " = "
+        text = joint.join(side(e) for e in [statement.start, *(s[0] for s in statement.steps)])
+    else:  # each side shortened on its own, so that a long left side leaves the right one in sight
+        lhs, rhs = sp.sstr(statement.lhs), sp.sstr(statement.rhs)
+        half = (width - 3) // 2
+        text = f"{lhs} = {rhs}" if len(lhs) + len(rhs) + 3 <= width else (
+            f"{shorten(lhs, max(half, width - 3 - len(rhs)))} = {shorten(rhs, max(half, width - 3 - len(lhs)))}")
+    head = f"{record['kind']} {record['id']}: {record['verdict']}"
+    if unexpected(record):
+        head += f" (expected {record['expect']})"
+    lines = [head + (f" — {record['title']}" if record["title"] else ""), "  " + shorten(text, width)]
+    if record["assume"]:
+        lines.append("  assuming " + shorten(", ".join(record["assume"]), width - 9))
+    lines.append("  " + shorten(how(record), width))
+    if record["uses"]:
+        lines.append("  uses " + shorten(", ".join(record["uses"]), width - 5))
+    return "\n".join(lines)

@@ -1,0 +1,81 @@
+"""What the kernel does with a second opinion: ask for it after each verdict, keep it, withdraw a disputed verdict.
+
+The engines (:mod:`derive.second`) take SymPy expressions and give an opinion; here a claim's proof or refutation
+and each chain step are handed to them, the opinion is kept on the statement, and an opinion that disagrees makes
+the statement unproven and raises :class:`SoundnessError`, so nothing can rest on it.
+"""
+from __future__ import annotations
+
+from ..second import ENGINE, combine, enabled, identity, refutation, step
+from . import registry
+from .verdict import Evidence, SoundnessError, Verdict
+
+__all__ = ["review_claim", "review_step", "record"]
+
+
+def _disagreement(what: str, opinion, statement=None) -> None:
+    """Raise ``SoundnessError`` when the opinion disagrees; the statement is then unproven, so nothing can rest on it."""
+    if opinion is not None and opinion.result == "disagrees":
+        message = f"{what}, but the second opinion ({ENGINE}) disagrees: {opinion.why}"
+        if statement is not None:
+            statement._set(Verdict.UNPROVEN, Evidence(strategy="", detail=message))
+        raise SoundnessError(message)
+
+
+def review_claim(claim, found=None) -> None:
+    """After a claim got a certain verdict: re-check it, keep the opinion, raise when Z3 disagrees.
+
+    ``found`` is the kernel's :class:`derive.kernel.witness.Found` for a refutation (its witness and component).
+    """
+    if not enabled():
+        return
+    verdict = claim.verdict.value
+    if verdict == "proved":
+        opinion = identity(claim.lhs, claim.rhs, claim.assume)
+    elif verdict == "refuted" and found is not None:
+        opinion = refutation(claim.lhs, claim.rhs, claim.assume, found.witness, found.component)
+    else:
+        return
+    claim.second_opinion = opinion
+    _disagreement(f"claim {claim.identifier} is {verdict} by the kernel", opinion, claim)
+
+
+def _premises(rule) -> list:
+    """The claims a step rests on (``using``), as ``(lhs, rhs, assume)``, when they are proved."""
+    out = []
+    for ident in rule.uses:
+        try:
+            used = registry.get(ident)
+        except KeyError:
+            continue
+        if getattr(used, "kind", "") == "claim" and used.verdict.value == "proved":
+            out.append((used.lhs, used.rhs, used.assume))
+    return out
+
+
+def review_step(chain) -> None:
+    """After a chain took a step: re-check that step, and keep the chain's opinion (all its steps')."""
+    if not enabled():
+        return
+    opinions = chain.__dict__.setdefault("_second_steps", [])
+    opinions += [None] * (len(chain.steps) - 1 - len(opinions))
+    expr, rule, detail, _ = chain.steps[-1]
+    prev = chain.steps[-2][0] if len(chain.steps) > 1 else chain.start
+    opinion = None
+    if detail is not None:
+        premises = _premises(rule) if chain.equations else ()
+        opinion = step(prev, expr, rule, chain.assume, chain.equations, premises)
+    opinions.append(opinion)
+    if opinion is not None and opinion.result == "disagrees":  # the step does not count: later steps cannot mend it
+        chain._steps[-1] = (expr, rule, None, chain.steps[-1][3])
+        chain._why[len(chain.steps) - 1] = f"is disputed by the second opinion: {opinion.why}"
+    chain.second_opinion = combine(opinions) if chain.verdict.value == "proved" else None
+    _disagreement(f"chain {chain.identifier}: step {len(chain.steps)} ({rule.name}) holds by the kernel", opinion, chain)
+
+
+def record(statement, timings: bool = False) -> dict | None:
+    """The opinion as data for a claim's record (``None`` when its current verdict has none); seconds only on request."""
+    opinion = getattr(statement, "second_opinion", None)
+    if opinion is None or opinion.about != statement.verdict.value:
+        return None
+    return opinion.record(timings)

@@ -1,0 +1,507 @@
+"""What a claim shows: its equation printed from the objects it checks, and its scope derived from them.
+
+Two things make the layers print by name while the kernel sees the expanded expressions:
+
+* an explicit matrix built by ``derive.row``/``derive.matrix`` is a :class:`Shown` matrix: an ordinary
+  ``ImmutableMatrix`` of real symbols (that is all the kernel looks at) that also carries the matrix expression it
+  was built from, its *shadow* (``α Q`` for ``alpha * Q``, ``G(x; αQ, K/α)`` for a gated layer). Arithmetic on
+  shown matrices builds the shadow beside the value, and a shadow is printed only after it has been evaluated back
+  and found equal, entry by entry, to the value: what is printed is what is checked;
+* matrix expressions of symbolic size (the layers at every size) are printed by a printer that recognises the forms
+  of :mod:`derive.forms` in them, and names a form only when rebuilding it from the recognised parts gives back the
+  very same expression.
+
+:func:`scope` reads the domain of a statement off the same objects: every σ, the symbols' domains, the sizes.
+"""
+from __future__ import annotations
+
+import functools
+
+import sympy as sp
+from sympy import ImmutableDenseMatrix
+from sympy.core.function import AppliedUndef, UndefinedFunction
+from sympy.matrices.expressions import MatrixExpr, MatrixSymbol
+from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+from sympy.printing.latex import LatexPrinter
+
+__all__ = ["Shown", "FormCall", "shown", "shadow_of", "display_of", "latex", "sigma_tex", "scope", "equation"]
+
+#: form name -> (the function that builds it, how it prints, its sizes); filled by :mod:`derive.layers.forms`
+FORMS: dict = {}
+#: functions ``expr -> printer callable or None`` naming a form inside a matrix expression of symbolic size;
+#: filled by :mod:`derive.layers.forms` (the kernel never imports a form)
+RECOGNISERS: list = []
+
+
+def recognised(expr):
+    """How ``expr`` prints as a named form (a callable of the printer), or ``None`` when no form claims it."""
+    for recognise in RECOGNISERS:
+        found = recognise(expr)
+        if found is not None:
+            return found
+    return None
+
+
+# -- explicit matrices that remember what they were built from ---------------------------------------------------
+class Shown(ImmutableDenseMatrix):
+    """An explicit matrix with a shadow: the matrix expression it was built from, used only for printing.
+
+    >>> from derive import row, matrix, positive
+    >>> Q, a = matrix("Q", 2, 2), positive("alpha")
+    >>> latex(a * Q)
+    '\\\\alpha Q'
+    >>> (a * Q)[0, 0]
+    Q_{1,1}*alpha
+    """
+
+    _op_priority = 10.02  # above explicit matrices (10.01), below matrix expressions (11)
+    shadow = None
+    leaves: dict = {}
+
+    def __hash__(self):
+        return ImmutableDenseMatrix.__hash__(self)
+
+    def _plain(self):
+        return ImmutableDenseMatrix._fromrep(self._rep)
+
+    def _binary(self, other, op, reverse=False):
+        mine = self._plain()
+        theirs = other._plain() if isinstance(other, Shown) else other
+        value = op(theirs, mine) if reverse else op(mine, theirs)
+        if not isinstance(value, sp.MatrixBase):
+            return value
+        a, b = shadow_of(self), shadow_of(other)
+        if a is None or b is None:
+            return ImmutableDenseMatrix(value)
+        try:
+            scalar = b if not isinstance(b, MatrixExpr) else None
+            if scalar is not None and op is _times:  # a product with a scalar, kept unexpanded
+                shade = sp.MatMul(scalar, a, evaluate=False)
+            else:
+                shade = op(b, a) if reverse else op(a, b)
+        except (TypeError, ValueError, NotImplementedError, AttributeError, sp.ShapeError):
+            return ImmutableDenseMatrix(value)
+        return shown(value, shade, {**_leaves(other), **self.leaves})
+
+    def __mul__(self, other):
+        return self._binary(other, _times)
+
+    def __rmul__(self, other):
+        return self._binary(other, _times, reverse=True)
+
+    def __matmul__(self, other):
+        return self.__mul__(other)
+
+    def __add__(self, other):
+        return self._binary(other, _plus)
+
+    def __radd__(self, other):
+        return self._binary(other, _plus, reverse=True)
+
+    def __sub__(self, other):
+        return self._binary(other, _minus)
+
+    def __rsub__(self, other):
+        return self._binary(other, _minus, reverse=True)
+
+    def __neg__(self):
+        return self._binary(sp.Integer(-1), lambda p, q: p * q, reverse=True)
+
+    def __truediv__(self, other):
+        if isinstance(other, (sp.MatrixBase, MatrixExpr)):
+            return NotImplemented
+        return self._binary(sp.Integer(1) / sp.sympify(other), lambda p, q: p * q)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def transpose(self):
+        value = self._plain().transpose()
+        return shown(value, sp.Transpose(self.shadow), self.leaves) if self.shadow is not None else value
+
+    def inv(self, *args, **kwargs):
+        value = self._plain().inv(*args, **kwargs)
+        return shown(value, sp.Inverse(self.shadow), self.leaves) if self.shadow is not None and not args and not kwargs else value
+
+    def row(self, i):
+        value = self._plain().row(i)
+        if self.shadow is None or not isinstance(i, int):
+            return value
+        return shown(value, self.shadow[i, :], self.leaves)
+
+    def col(self, j):
+        value = self._plain().col(j)
+        if self.shadow is None or not isinstance(j, int):
+            return value
+        return shown(value, self.shadow[:, j], self.leaves)
+
+    def _latex(self, printer):
+        shade = display_of(self)
+        if shade is None:
+            return printer._print_MatrixBase(self)
+        return printer._print(shade)
+
+    def _sympystr(self, printer):
+        return printer._print_MatrixBase(self)
+
+
+def _times(p, q):
+    """``p * q``; between shadows, a product kept as written (``Q M M⁻¹`` is not cancelled before it is shown)."""
+    symbolic = lambda e: isinstance(e, MatrixExpr) and not isinstance(e, sp.MatrixBase)
+    if isinstance(p, MatrixExpr) and isinstance(q, MatrixExpr) and (symbolic(p) or symbolic(q)):
+        args = [*(p.args if isinstance(p, sp.MatMul) else [p]), *(q.args if isinstance(q, sp.MatMul) else [q])]
+        return sp.MatMul(*args, evaluate=False)
+    return p * q
+
+
+def _plus(p, q):
+    if isinstance(p, MatrixExpr) and not isinstance(p, sp.MatrixBase) and isinstance(q, MatrixExpr):
+        return sp.MatAdd(p, q, evaluate=False)
+    return p + q
+
+
+def _minus(p, q):
+    if isinstance(p, MatrixExpr) and not isinstance(p, sp.MatrixBase) and isinstance(q, MatrixExpr):
+        return sp.MatAdd(p, sp.MatMul(sp.Integer(-1), q, evaluate=False), evaluate=False)
+    return p - q
+
+
+def _leaves(obj) -> dict:
+    return obj.leaves if isinstance(obj, Shown) else {}
+
+
+def shown(value, shade, leaves=None) -> Shown:
+    """``value`` (an explicit matrix) as a :class:`Shown` matrix whose shadow is ``shade``."""
+    out = Shown._fromrep(sp.ImmutableMatrix(value)._rep)
+    out.shadow = shade
+    out.leaves = dict(leaves or {})
+    return out
+
+
+def shadow_of(obj):
+    """The matrix expression ``obj`` prints as: its shadow, itself for other matrices and scalars, else ``None``."""
+    if isinstance(obj, Shown):
+        return obj.shadow
+    if isinstance(obj, (sp.MatrixBase, MatrixExpr)):
+        return ImmutableDenseMatrix(obj) if isinstance(obj, sp.MatrixBase) else obj
+    if isinstance(obj, (int, sp.Expr)) and not isinstance(obj, bool):
+        return sp.sympify(obj)
+    return None
+
+
+def evaluate(shade, leaves):
+    """The explicit matrix a shadow stands for: every leaf replaced by its value, every form rebuilt."""
+    if isinstance(shade, MatrixSymbol):
+        return leaves[shade]
+    if isinstance(shade, FormCall):
+        build = FORMS[shade.name][0]
+
+        def operand(a):
+            if isinstance(a, sp.Tuple):
+                return [operand(b) for b in a]
+            return evaluate(a, leaves) if isinstance(a, MatrixExpr) else a
+
+        return build(*[operand(a) for a in shade.operands])
+    if isinstance(shade, sp.MatrixBase) or not isinstance(shade, MatrixExpr):
+        return shade
+    if isinstance(shade, sp.Transpose):
+        return sp.ImmutableMatrix(evaluate(shade.arg, leaves)).T
+    if isinstance(shade, sp.Inverse):
+        return sp.ImmutableMatrix(evaluate(shade.arg, leaves)).inv()
+    if isinstance(shade, sp.MatrixSlice):
+        parent = sp.ImmutableMatrix(evaluate(shade.parent, leaves))
+        return parent[slice(*shade.rowslice), slice(*shade.colslice)]
+    if isinstance(shade, sp.MatMul):
+        out = None
+        for a in shade.args:
+            v = evaluate(a, leaves)
+            v = sp.ImmutableMatrix(v) if isinstance(v, sp.MatrixBase) else v
+            out = v if out is None else out * v
+        return out
+    if isinstance(shade, sp.MatAdd):
+        parts = [sp.ImmutableMatrix(evaluate(a, leaves)) for a in shade.args]
+        return functools.reduce(lambda p, q: p + q, parts)
+    if isinstance(shade, ElementwiseApplyFunction):
+        return sp.ImmutableMatrix(evaluate(shade.expr, leaves)).applyfunc(shade.function)
+    if isinstance(shade, sp.HadamardProduct):
+        parts = [sp.ImmutableMatrix(evaluate(a, leaves)) for a in shade.args]
+        return functools.reduce(lambda p, q: p.multiply_elementwise(q), parts)
+    if isinstance(shade, (sp.ZeroMatrix, sp.Identity)):
+        return shade.as_explicit()
+    raise TypeError(f"cannot evaluate {type(shade).__name__}")
+
+
+def _same(value, other) -> bool:
+    if not isinstance(other, sp.MatrixBase) or other.shape != value.shape:
+        return False
+    for e in sp.ImmutableMatrix(value - sp.ImmutableMatrix(other)):
+        if sp.expand(e) != 0 and (not e.has(sp.Pow) or sp.cancel(sp.together(e)) != 0):
+            return False
+    return True
+
+
+def display_of(matrix):
+    """The shadow of a :class:`Shown` matrix when it evaluates back to the matrix exactly, else ``None``."""
+    if not isinstance(matrix, Shown) or matrix.shadow is None:
+        return None
+    shade, cached = matrix.__dict__.get("_verified", (None, None))
+    if shade is not matrix.shadow or cached is None:  # verified once per shadow
+        try:
+            cached = _same(matrix, evaluate(matrix.shadow, matrix.leaves))
+        except (KeyError, TypeError, ValueError, sp.ShapeError, ZeroDivisionError):
+            cached = False
+        matrix.__dict__["_verified"] = (matrix.shadow, cached)
+    return matrix.shadow if cached else None
+
+
+# -- forms as expressions -----------------------------------------------------------------------------------------
+class FormCall(MatrixExpr):
+    """``name(operands…)``: one layer of :mod:`derive.forms`, unevaluated, printed by name (only ever a shadow)."""
+
+    def __new__(cls, name, shape, *operands):
+        name = name if isinstance(name, sp.Symbol) else sp.Symbol(name)
+        return sp.Basic.__new__(cls, name, sp.Tuple(*shape), *operands)
+
+    @property
+    def name(self):
+        return self.args[0].name
+
+    @property
+    def shape(self):
+        return tuple(self.args[1])
+
+    @property
+    def operands(self):
+        return self.args[2:]
+
+    def _latex(self, printer):
+        return FORMS[self.name][1](printer, *self.operands)
+
+
+#: a function (a fixed ``Lambda``) -> how it prints; filled by :mod:`derive.layers.activations`
+NAMES: dict = {}
+
+
+def sigma_tex(f, printer=None) -> str:
+    """How an activation prints: its name, the undefined function's name, or ``(t \\mapsto …)``."""
+    printer = printer or DerivePrinter()
+    if isinstance(f, UndefinedFunction):
+        return printer._print(sp.Symbol(f.__name__))
+    if isinstance(f, sp.Lambda):
+        name = NAMES.get(f)
+        if name is not None:
+            return name
+        (t,), body = f.variables, f.expr
+        if isinstance(body, AppliedUndef) and body.args == (t,):
+            return printer._print(sp.Symbol(body.func.__name__))
+        return rf"\left({printer._print(t)} \mapsto {printer._print(body)}\right)"
+    return printer._print(f)
+
+
+def is_generic(f) -> bool:
+    """Whether ``f`` is the generic activation σ (printed without a subscript)."""
+    if isinstance(f, UndefinedFunction):
+        return f.__name__ == "sigma"
+    if isinstance(f, sp.Lambda):
+        (t,), body = f.variables, f.expr
+        return isinstance(body, AppliedUndef) and body.func.__name__ == "sigma" and body.args == (t,)
+    return False
+
+
+# -- the printer --------------------------------------------------------------------------------------------------
+class DerivePrinter(LatexPrinter):
+    """SymPy's LaTeX printer, with the forms named, ``⊙`` for the Hadamard product and ``ᵀ`` for transposes."""
+
+    def _print_Shown(self, expr):
+        return expr._latex(self)
+
+    def _base(self, arg):
+        inner = self._print(arg)
+        if not isinstance(arg, (MatrixSymbol, sp.MatrixSlice)):
+            return rf"\left({inner}\right)"
+        return "{" + inner + "}" if "^" in inner else inner
+
+    def _print_Transpose(self, expr):
+        if isinstance(expr.arg, sp.Inverse) and isinstance(expr.arg.arg, MatrixSymbol):
+            return rf"{self._base(expr.arg.arg)}^{{-\top}}"
+        return rf"{self._base(expr.arg)}^\top"
+
+    def _print_Inverse(self, expr):
+        if isinstance(expr.arg, sp.Transpose) and isinstance(expr.arg.arg, MatrixSymbol):
+            return rf"{self._base(expr.arg.arg)}^{{-\top}}"
+        return rf"{self._base(expr.arg)}^{{-1}}"
+
+    def _print_AppliedPredicate(self, expr):
+        # Q.invertible(M) reads "M invertible"
+        args = r",\ ".join(self._print(a) for a in expr.arguments)
+        return rf"{args}\ \text{{{expr.function.name}}}"
+
+    def _print_MatrixSlice(self, expr):
+        parent = expr.parent
+        (r0, r1, rs), (c0, c1, cs) = expr.rowslice, expr.colslice
+        if isinstance(parent, MatrixSymbol) and r1 == r0 + 1 and (c0, c1) == (0, parent.cols) and r0.is_Integer:
+            return rf"{parent.name.lower()}_{{{r0 + 1}}}"  # row j of Q is q_j
+        if isinstance(parent, MatrixSymbol) and c1 == c0 + 1 and (r0, r1) == (0, parent.rows) and c0.is_Integer:
+            return rf"{parent.name}_{{:,{c0 + 1}}}"
+        return super()._print_MatrixSlice(expr)
+
+    def _print_HadamardProduct(self, expr):
+        return r" \odot ".join(self._wrap(a) for a in expr.args)
+
+    def _wrap(self, a):
+        text = self._print(a)
+        if isinstance(a, (sp.MatAdd, sp.MatMul, sp.HadamardProduct)):
+            return rf"\left({text}\right)"
+        return text
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        return rf"{sigma_tex(expr.function, self)}\left({self._print(expr.expr)}\right)"
+
+    def _print_MatMul(self, expr):
+        named = recognised(expr)
+        if named is not None:
+            return named(self)
+        coeff, mats = expr.as_coeff_matrices()
+        if coeff != 1 and len(mats) == 2:
+            named = recognised(sp.MatMul(*mats))
+            if named is not None:
+                c = "-" if coeff == -1 else self.parenthesize(coeff, 50) + r"\,"
+                return c + named(self)
+        return super()._print_MatMul(expr)
+
+    def _print_FormCall(self, expr):
+        return expr._latex(self)
+
+
+def latex(expr) -> str:
+    """LaTeX of ``expr`` with the forms printed by name.
+
+    >>> import sympy as sp, derive
+    >>> from derive import forms
+    >>> d, m, n = sp.symbols("d m n", integer=True, positive=True)
+    >>> x, Q, K, V = sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("Q", m, d), sp.MatrixSymbol("K", m, d), sp.MatrixSymbol("V", m, n)
+    >>> latex(forms.gated(x, Q, K, V, derive.activation("relu")))
+    'G_{\\\\mathrm{ReLU}}(x;\\\\, Q, K)'
+    """
+    return DerivePrinter().doprint(expr)
+
+
+def equation(lhs, rhs) -> str:
+    """``lhs = rhs`` in LaTeX."""
+    return f"{latex(lhs)} = {latex(rhs)}"
+
+
+# -- scope --------------------------------------------------------------------------------------------------------
+def _matrix_symbols(expr) -> set:
+    found = set()
+    if isinstance(expr, Shown):
+        found |= set(expr.leaves)
+        if display_of(expr) is not None:
+            found |= expr.shadow.atoms(MatrixSymbol)
+        return found
+    if isinstance(expr, sp.Basic):
+        found |= expr.atoms(MatrixSymbol)
+    return found
+
+
+def _forms(expr):
+    if isinstance(expr, Shown) and display_of(expr) is not None:
+        return list(expr.shadow.atoms(FormCall))
+    return []
+
+
+def _entries(expr) -> set:
+    if isinstance(expr, Shown):
+        out = set()
+        for value in expr.leaves.values():
+            out |= set(value.free_symbols)
+        return out
+    return set()
+
+
+def _domain(sym) -> str:
+    if sym.is_integer:
+        return "integer"
+    if sym.is_positive:
+        return "positive"
+    if sym.is_negative:
+        return "negative"
+    if sym.is_real and sym.is_zero is False:
+        return "nonzero"
+    if sym.is_real:
+        return "real"
+    return "any"
+
+
+_DOMAIN_TEX = {"real": r"\in \mathbb{R}", "positive": "> 0", "negative": "< 0", "nonzero": r"\neq 0",
+               "integer": r"\in \mathbb{Z}", "any": ""}
+
+
+def sizes_of(objects) -> tuple[set, dict]:
+    """The symbolic sizes (``d, m, n``) and the concrete ones by role (``{"d": 2, "m": 2}``) of the objects."""
+    symbolic, concrete = set(), {}
+    for obj in objects:
+        for M in _matrix_symbols(obj):
+            for s in M.shape:
+                symbolic |= sp.sympify(s).free_symbols
+        for call in _forms(obj):
+            concrete.update(FORMS[call.name][2](*call.operands))
+    return symbolic, concrete
+
+
+def scope(objects, assume=()) -> tuple[str, str]:
+    """``(tex, text)``: for which values the statement about ``objects`` is claimed, read off the objects.
+
+    ``text`` is ``"every size"`` when a size is a symbol, the sizes (``"d=2, m=2, n=2"``) for explicit matrices,
+    and ``""`` for scalar statements.
+    """
+    objects = [o for o in objects if o is not None]
+    symbolic, concrete = sizes_of(objects)
+    shown_entries = set()
+    mats = set()
+    funcs = set()
+    free = set()
+    for obj in objects:
+        shown_entries |= _entries(obj)
+        mats |= _matrix_symbols(obj)
+        if isinstance(obj, sp.Basic):
+            free |= obj.free_symbols
+            funcs |= {f.func for f in obj.atoms(AppliedUndef)}
+    for cond in assume:
+        free |= cond.free_symbols
+    size_syms = set(symbolic)
+    for M in mats:
+        size_syms |= set().union(*[sp.sympify(s).free_symbols for s in M.shape])
+    scalars = sorted((s for s in free if s not in shown_entries and s not in size_syms and isinstance(s, sp.Symbol)
+                      and not isinstance(s, sp.Dummy)), key=lambda s: s.name)
+    printer = DerivePrinter()
+    parts = []
+    for f in sorted(funcs, key=lambda f: f.__name__):
+        parts.append(rf"\text{{every }} {printer._print(sp.Symbol(f.__name__))}\colon \mathbb{{R}} \to \mathbb{{R}}")
+    by_domain: dict[str, list] = {}
+    for s in scalars:
+        by_domain.setdefault(_domain(s), []).append(printer._print(s))
+    for dom in ("real", "positive", "negative", "nonzero", "integer", "any"):
+        if dom in by_domain and _DOMAIN_TEX[dom]:
+            parts.append(", ".join(by_domain[dom]) + " " + _DOMAIN_TEX[dom])
+    by_shape: dict = {}
+    for M in sorted(mats, key=lambda M: M.name):
+        by_shape.setdefault(M.shape, []).append(printer._print(M))
+    for shape, names in by_shape.items():
+        parts.append(", ".join(names) + rf" \in \mathbb{{R}}^{{{printer._print(shape[0])} \times {printer._print(shape[1])}}}")
+    parts += [printer._print(c) for c in assume]
+    if size_syms:
+        names = ", ".join(printer._print(s) for s in sorted(size_syms, key=lambda s: s.name))
+        parts.append(rf"\text{{all sizes }} {names} \geq 1")
+        text = "every size"
+    elif concrete:
+        text = ", ".join(f"{k}={concrete[k]}" for k in ("d", "m", "n", "r") if k in concrete)
+    else:
+        shapes = [o.shape for o in objects if isinstance(o, sp.MatrixBase)]
+        text = "" if not shapes else ", ".join(sorted({f"{a}×{b}" for a, b in shapes}))
+        if by_shape and not concrete:
+            text = ", ".join(f"{', '.join(n.replace('{', '').replace('}', '') for n in names)}: {s[0]}×{s[1]}"
+                             for s, names in by_shape.items()) if shapes else ""
+    tex = r"\text{for } " + r",\ ".join(parts) if parts else ""
+    return tex, text

@@ -1,0 +1,539 @@
+"""The inference rules a derivation step may name. One small function per rule, each checked exactly.
+
+A rule checks one step ``prev → next`` and returns a detail string when the step holds, ``None`` when not.
+Equality chains (``e0 = e1 = …``) use the rewriting rules; implication chains of equations
+(``l0 = r0 ⟹ l1 = r1 ⟹ …``, written as ``(lhs, rhs)`` pairs) use :func:`instantiate`, :func:`divide`
+and :func:`rearrange`, and a step may also rest on another claim with :func:`using`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import sympy as sp
+from sympy.matrices.expressions import MatrixExpr
+
+from . import strategies, wellformed
+from .certify import certify_nonzero
+from .claims import Claim, Statement
+from .verdict import Verdict
+from .witness import components, evaluate_at, instance_problem
+
+__all__ = [
+    "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "simplify",
+    "substitute", "instantiate", "divide", "multiply", "apply", "rearrange", "using", "by", "consequence", "put",
+    "absurd", "as_rule",
+]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A named rule: ``check(prev, next)`` returns a detail string or ``None``.
+
+    ``requires`` lists the conditions the step also needs that the symbols' own assumptions do not settle (such
+    as ``z ≠ 0`` to divide by a real ``z``): a chain takes such a step only when it assumes each of them itself.
+    ``instantiates`` is the mapping of an instantiation: the chain's own assumptions about those variables must
+    still hold at it (a chain that divided by ``w`` under ``w ≠ 0`` cannot then put ``w := 0``). ``puts_into``
+    gives, for a side of the previous step, the expression the rule builds around it (``log(side)``), whose
+    divisors and poles the chain checks like its own.
+    """
+
+    name: str
+    label: str  # LaTeX (math mode): words inside \text{}
+    check: Callable = field(repr=False, compare=False)
+    uses: tuple[str, ...] = ()
+    equations: bool = False  # True for rules between equations (implication chains)
+    requires: tuple = ()
+    instantiates: dict = field(default_factory=dict, compare=False)
+    #: for a rule that puts each side of the previous step into an expression (``apply``): that expression, as
+    #: written before SymPy evaluates it; its divisors must be nonzero where the chain holds
+    puts_into: Callable | None = field(default=None, repr=False, compare=False)
+    #: further instantiations the step rests on (those of the chains :func:`by` applies): the chain's own
+    #: assumptions must hold at each, as at ``instantiates``
+    instances: tuple = field(default=(), compare=False)
+
+
+def _diff(pair):
+    return pair[0] - pair[1]
+
+
+def _zero(expr) -> bool:
+    if isinstance(expr, sp.MatrixBase):
+        return all(sp.expand(e) == 0 for e in expr)
+    return sp.expand(expr) == 0
+
+
+def _text(words: str) -> str:
+    return r"\text{" + words.replace("_", r"\_") + "}"
+
+
+def _sides(check):
+    """A rewriting check applied to an equation side by side: ``l0 = r0`` becomes ``l1 = r1`` when each side is rewritten."""
+    def on_either(p, n):
+        if isinstance(p, tuple):
+            details = [check(a, b) for a, b in zip(p, n)]
+            return None if None in details else details[0]
+        return check(p, n)
+
+    return on_either
+
+
+def _rewrite(name, words, strategy):
+    def check(p, n):
+        diff = p - n
+        if isinstance(diff, sp.MatrixBase):  # explicit matrices: every entry by the same rule
+            details = [strategy(e) for e in diff]
+            return None if None in details else details[0]
+        return strategy(diff)
+
+    return Rule(name, _text(words), _sides(check))
+
+
+expand = _rewrite("expand", "expand", strategies.expand)
+#: a step read as factoring, checked by multiplying back out
+factor = _rewrite("factor", "factor", strategies.expand)
+rational = _rewrite("rational", "cancel", strategies.rational)
+definition = _rewrite("definition", "definition", strategies.structural)
+matrix_algebra = _rewrite("matrix-algebra", "transpose and product rules", strategies.structural)
+sign_split = _rewrite("sign-split", "sign split", strategies.sign_split)
+simplify = _rewrite("simplify", "simplify", strategies.simplify_small)
+
+
+def _mapping_tex(mapping) -> str:
+    return ",\\ ".join(f"{sp.latex(k if isinstance(k, sp.Basic) else sp.Symbol(k.__name__))} := {sp.latex(v)}"
+                       for k, v in mapping.items())
+
+
+def substitute(mapping: dict) -> Rule:
+    """Replace symbols by what they were defined to be: ``next`` must equal ``prev`` with ``mapping`` applied.
+
+    A definition is an assumption: the chain must assume ``Eq(symbol, value)`` for each pair (``requires``), so
+    its statement says where it holds. Replacing a free variable by a value is no equality.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> derive.chain("doc.unsound_substitute", a, expect=None).step(0, rules.substitute({a: 0})).verdict
+    <Verdict.UNPROVEN: 'unproven'>
+    >>> derive.chain("doc.definition", a + b, assume=[sp.Eq(a, 2 * b)]).step(3 * b, rules.substitute({a: 2 * b})).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+    _check_mapping("substitute", mapping)
+    for k in mapping:
+        if not isinstance(k, sp.Symbol):
+            raise TypeError(f"substitute: replaces symbols by their definitions, got the function {k!r}; "
+                            f"to put a function for it, use instantiate in an implication chain")
+
+    def check(p, n):
+        if isinstance(p, tuple):
+            return "substitution" if all(_zero(evaluate_at(a, mapping) - b) for a, b in zip(p, n)) else None
+        return "substitution" if _zero(evaluate_at(p, mapping) - n) else None
+
+    requires = tuple(sp.Eq(k, v) for k, v in mapping.items()) + _value_divisors(mapping)
+    return Rule("substitute", _text("substitute ") + _mapping_tex(mapping), check, requires=requires)
+
+
+def instantiate(mapping: dict) -> Rule:
+    """From an equation for all values of its variables, the instance at ``mapping`` (e.g. ``b = 1``).
+
+    Only variables are instantiated. The premise of an implication chain is a hypothesis about its functions
+    (``σ(a)b = σ(b)a`` for all ``a, b``, for one σ), so σ stays fixed through the chain: putting ``t**2`` for it
+    would turn a hypothesis that σ = id satisfies into ``2 = 4``. A proved identity is used at a function with
+    :func:`using` instead.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> rules.instantiate({derive.sigma: sp.Lambda(sp.Symbol("t"), sp.Symbol("t")**2)})
+    Traceback (most recent call last):
+    ...
+    ValueError: instantiate: sigma is a function, and an implication chain's premise is a hypothesis about it: only variables are instantiated (to use a proved identity at a function, rules.using(claim, {sigma: ...}))
+    """
+    _check_mapping("instantiate", mapping)
+    for key in mapping:
+        if not isinstance(key, sp.Symbol):
+            raise ValueError(f"instantiate: {key.__name__} is a function, and an implication chain's premise is a "
+                             f"hypothesis about it: only variables are instantiated (to use a proved identity at a "
+                             f"function, rules.using(claim, {{{key.__name__}: ...}}))")
+
+    def check(p, n):
+        rest = evaluate_at(_diff(p), mapping) - _diff(n)
+        if _zero(rest):
+            return "instance"
+        parts = [e for _, e in components(rest)]  # as a fraction, where both are defined
+        return "instance (cancelling as fractions)" if all(strategies.rational(e) for e in parts) else None
+
+    return Rule("instantiate", _text("instantiate ") + _mapping_tex(mapping), check, equations=True,
+                instantiates=dict(mapping), requires=_value_divisors(mapping))
+
+
+def divide(by) -> Rule:
+    """Divide both sides by ``by``: nonzero by the symbols' assumptions, or by the chain's (``requires``).
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> w = sp.Symbol("w", real=True)
+    >>> s = derive.sigma
+    >>> derive.chain("doc.divide", (s(w), s(1) * w), assume=[sp.Ne(w, 0)]).step(
+    ...     (s(w) / w, s(1)), rules.divide(w)).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+    if not isinstance(by, sp.Expr):
+        raise TypeError(f"divide: by must be a SymPy expression, got {type(by).__name__}")
+    if by.is_zero:
+        raise ValueError(f"divide: {sp.sstr(by)} is zero")
+
+    def check(p, n):
+        rest = _diff(n) * by - _diff(p)  # rational() leaves denominator-free differences to expand()
+        return "division by a nonzero factor" if strategies.expand(rest) or strategies.rational(rest) else None
+
+    requires = () if by.is_zero is False else (sp.Ne(by, 0),)
+    return Rule("divide", _text("divide by ") + f"{sp.latex(by)} \\neq 0", check, equations=True, requires=requires)
+
+
+def multiply(by, on: str = "left") -> Rule:
+    """Multiply both sides by ``by``: from ``l = r`` follows ``by·l = by·r``, for any ``by`` defined there.
+
+    ``by`` may be an explicit matrix; ``on="right"`` multiplies from the right (``l·by = r·by``). No condition on
+    ``by`` beyond its own divisors being nonzero (``requires``): multiplying loses solutions but never adds one,
+    so the implication holds even where ``by`` is zero (or singular).
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> derive.chain("doc.multiply", (a, b)).step((a * (a + b), b * (a + b)), rules.multiply(a + b)).verdict
+    <Verdict.PROVED: 'proved'>
+    >>> M = sp.Matrix([[1, a], [0, 1]])
+    >>> derive.chain("doc.multiply_right", (sp.Matrix([[a, b]]), sp.Matrix([[1, 2]]))).step(
+    ...     (sp.Matrix([[a, a**2 + b]]), sp.Matrix([[1, a + 2]])), rules.multiply(M, on="right")).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+    if isinstance(by, int) and not isinstance(by, bool):
+        by = sp.Integer(by)
+    if isinstance(by, sp.MatrixBase):
+        by = sp.ImmutableMatrix(by)
+        if not by.shape[0] or not by.shape[1]:
+            raise ValueError("multiply: by is an empty matrix")
+    elif isinstance(by, MatrixExpr) or not isinstance(by, sp.Expr):
+        raise TypeError(f"multiply: by must be a SymPy expression or an explicit matrix, got {type(by).__name__}")
+    if on not in ("left", "right"):
+        raise ValueError(f"multiply: on must be \"left\" or \"right\", got {on!r}")
+    wellformed.refuse_inexact("multiply", by)
+
+    def check(p, n):
+        rest = _diff(n) - (_diff(p) * by if on == "right" else by * _diff(p))
+        if all(strategies.expand(e) or strategies.rational(e) for _, e in components(rest)):
+            return "multiplication of both sides"
+        return None
+
+    requires = tuple(wellformed.unmet_denominators(by))
+    where = _text(" on the right") if on == "right" else ""
+    return Rule("multiply", _text("multiply by ") + sp.latex(by) + where, check, equations=True, requires=requires)
+
+
+def apply(f) -> Rule:
+    """Apply one function to both sides: from ``l = r`` follows ``f(l) = f(r)`` (``next`` must be exactly that).
+
+    ``f`` is a SymPy function such as ``sp.log`` or a one-variable ``Lambda``. The step holds only where ``f`` is
+    defined at both sides: every divisor and pole of ``f(l)`` and ``f(r)``, as written before SymPy evaluates them,
+    must be nonzero, by the symbols' assumptions or the chain's (``log`` needs its argument nonzero).
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> m = sp.Symbol("m", real=True)
+    >>> derive.chain("doc.apply", (sp.exp(-1), sp.exp(-m))).step((-1, -m), rules.apply(sp.log)).verdict
+    <Verdict.PROVED: 'proved'>
+    >>> derive.chain("doc.apply_pole", (m, 2 * m), expect=None).step((1 / m, 1 / (2 * m)), rules.apply(
+    ...     sp.Lambda(sp.Symbol("t"), 1 / sp.Symbol("t")))).verdict
+    <Verdict.UNPROVEN: 'unproven'>
+    """
+    if isinstance(f, sp.Lambda):
+        if len(f.variables) != 1:
+            raise ValueError(f"apply: needs a function of one variable, got a Lambda of {len(f.variables)}")
+        wellformed.refuse_inexact("apply", f.expr)
+        variable = f.variables[0]
+
+        def unevaluated(x):
+            with sp.evaluate(False):
+                return f.expr.xreplace({variable: x})
+        name = sp.latex(f)
+    elif isinstance(f, sp.FunctionClass) and issubclass(f, sp.Function):
+        try:
+            f(sp.Dummy("u"), evaluate=False)
+        except (TypeError, ValueError, AttributeError, IndexError):
+            raise ValueError(f"apply: {f.__name__} is not a function of one expression") from None
+
+        def unevaluated(x):
+            return f(x, evaluate=False)
+        name = sp.latex(sp.Symbol(f.__name__))
+    else:
+        raise TypeError(f"apply: needs a SymPy function (such as sp.log) or a one-variable Lambda, got "
+                        f"{type(f).__name__} {f!r:.60}")
+
+    def check(p, n):
+        if all(_zero(sp.sympify(f(before)) - after) for before, after in zip(p, n)):
+            return f"{name} of both sides"
+        return None
+
+    return Rule("apply", _text("apply ") + name + _text(" to both sides"), check, equations=True,
+                puts_into=unevaluated)
+
+
+def rearrange() -> Rule:
+    """The same equation with terms moved across (the differences agree up to sign)."""
+
+    def check(p, n):
+        dp, dn = sp.expand(_diff(p)), sp.expand(_diff(n))
+        return "rearrangement" if sp.expand(dp - dn) == 0 or sp.expand(dp + dn) == 0 else None
+
+    return Rule("rearrange", _text("rearrange"), check, equations=True)
+
+
+def using(claim, mapping: dict | None = None) -> Rule:
+    """A step that applies an already proved claim (at ``mapping``): ``prev - next`` is its ``lhs - rhs``.
+
+    The claim's assumptions, at ``mapping``, must hold: by the symbols' assumptions, or by the chain's own
+    (``requires``). For equation steps, the new equation must follow from the old one and the claim by adding the claim's
+    identity: ``(l1 - r1) - (l0 - r0)`` equals ``±(lhs - rhs)`` of the claim.
+    """
+    if not isinstance(claim, Claim):
+        raise TypeError(f"using: needs a proved Claim (an identity lhs = rhs), got {type(claim).__name__} {claim!r:.60}")
+    if mapping is not None and not isinstance(mapping, dict):
+        raise TypeError(f"using: mapping must be a dict of symbol -> value, got {type(mapping).__name__}")
+    mapping = dict(mapping or {})
+    _check_mapping("using", mapping, allow_empty=True, applied_in=claim.difference)
+    requires = []
+    for cond in getattr(claim, "assume", ()):  # the claim holds only where its assumptions do
+        held = evaluate_at(cond, mapping)
+        if held is sp.false:
+            raise ValueError(f"using: {claim.identifier} assumes {sp.sstr(cond)}, which fails here (it becomes False)")
+        if held is not sp.true:
+            requires.append(held)
+
+    def check(p, n):
+        if claim.verdict is not Verdict.PROVED:
+            return None
+        known = evaluate_at(claim.difference, mapping)
+        step = (_diff(n) - _diff(p)) if isinstance(p, tuple) else (p - n)
+        return f"by {claim.identifier}" if _zero(step - known) or _zero(step + known) else None
+
+    where = (_text(" at ") + _mapping_tex(mapping)) if mapping else ""
+    requires += [c for c in _value_divisors(mapping) if c not in requires]
+    return Rule("using", _text(f"by {claim.identifier}") + where, check,
+                uses=(claim.identifier,), requires=tuple(requires))
+
+
+def _equations(pair) -> list:
+    """The scalar equations of an equation ``(lhs, rhs)``: entry by entry for explicit matrices."""
+    lhs, rhs = pair
+    if isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase) and lhs.shape == rhs.shape:
+        return list(zip(lhs, rhs))
+    return [(lhs, rhs)]
+
+
+def _same_equation(a, b) -> bool:
+    """Two equations with sides of one kind and shape that expand to the same."""
+    for x, y in zip(a, b):
+        if isinstance(x, sp.MatrixBase) or isinstance(y, sp.MatrixBase):
+            if not (isinstance(x, sp.MatrixBase) and isinstance(y, sp.MatrixBase) and x.shape == y.shape):
+                return False
+        elif isinstance(x, sp.MatrixExpr) or isinstance(y, sp.MatrixExpr):
+            if x != y:
+                return False
+            continue
+        if not _zero(x - y):
+            return False
+    return True
+
+
+def _instances(chain) -> tuple:
+    """Every instantiation a chain's steps make, its own and those of the chains it applies."""
+    out = []
+    for _, rule, _, _ in chain.steps:
+        if rule.instantiates:
+            out.append(dict(rule.instantiates))
+        out += list(rule.instances)
+    return tuple(out)
+
+
+def by(*chains, unless_zero=()) -> Rule:
+    """Modus ponens with proved implication chains: from their premise, their conclusions.
+
+    Each chain's premise (its start) must be the current equation or one of its entries, and the next equation
+    must list the chains' conclusions (their last steps), entry by entry, in order: one chain's conclusion, or a
+    column of several. Each chain holds where its assumptions do, so the chain taking this step must assume them
+    too (``requires``), and it reads its premise for all values of the variables they instantiate (``instances``).
+
+    ``unless_zero``: symbols ``x`` for which a chain may assume ``x ≠ 0`` that this one does not: the conclusions
+    must then hold identically at ``x = 0`` (checked), so they hold whether ``x`` is zero or not.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, m = sp.symbols("a m", real=True)
+    >>> s = derive.sigma
+    >>> one = derive.chain("doc.by_one", (s(a) * m, s(1) * m), assume=[sp.Ne(m, 0)]).step(
+    ...     (s(a), s(1)), rules.divide(m))
+    >>> both = derive.chain("doc.by", (s(a) * m, s(1) * m), expect=None).step(
+    ...     (m * s(a), m * s(1)), rules.by(one, unless_zero=[m]))
+    >>> both.verdict.value  # the conclusion s(a) = s(1) does not hold at m = 0
+    'unproven'
+    """
+    if not chains:
+        raise TypeError("by: needs at least one proved implication chain")
+    for ch in chains:
+        if not isinstance(ch, Statement) or ch.kind != "chain" or not ch.equations:
+            raise TypeError(f"by: needs implication chains (started from an equation), got {type(ch).__name__} "
+                            f"{ch!r:.60}")
+    if (isinstance(unless_zero, sp.Basic) or not isinstance(unless_zero, (list, tuple, set))
+            or not all(isinstance(x, sp.Symbol) for x in unless_zero)):
+        raise TypeError(f"by: unless_zero must be a list of symbols, got {unless_zero!r:.60}")
+    # the chains as they are now: their steps, conclusions and instantiations are what this step rests on
+    taken = [(ch, len(ch.steps), ch.conclusion) for ch in chains]
+    splits = tuple(unless_zero)
+
+    def split_off(cond) -> bool:
+        return isinstance(cond, sp.Ne) and any(_zero(cond.lhs - cond.rhs - x) or _zero(cond.lhs - cond.rhs + x)
+                                               for x in splits)
+
+    requires = []
+    for ch in chains:
+        requires += [c for c in ch.assume if not split_off(c) and c not in requires]
+
+    def check(p, n):
+        here = _equations(p)
+        found = []
+        for ch, steps, conclusion in taken:
+            if ch.verdict is not Verdict.PROVED or not steps or len(ch.steps) != steps:
+                return None  # not proved, or changed since the rule was made
+            if not any(_same_equation(ch.start, eq) for eq in [p, *here]):
+                return None
+            found += _equations(conclusion)
+        told = _equations(n)
+        if len(told) != len(found) or not all(_same_equation(a, b) for a, b in zip(told, found)):
+            return None
+        for x in splits:  # the case x = 0 holds by itself
+            if not all(_zero(evaluate_at(_diff(eq), {x: sp.Integer(0)})) for eq in found):
+                return None
+        names = ", ".join(ch.identifier for ch in chains)
+        return f"by {names}" + (f" (and where {', '.join(map(str, splits))} = 0, as such)" if splits else "")
+
+    names = [ch.identifier for ch in chains]
+    label = _text("by " + (", ".join(names) if len(names) <= 2 else f"{len(names)} chains, {names[0]} … {names[-1]}"))
+    if splits:
+        label += _text(", also where ") + r",\ ".join(sp.latex(x) for x in splits) + _text(" = 0")
+    instances = tuple(m for ch in chains for m in _instances(ch))
+    varied = sorted({k for m in instances for k in m if isinstance(k, sp.Symbol)}, key=sp.default_sort_key)
+    if varied:  # the premise is read for all values of these: say so where the step is shown
+        label += _text(", the premise for all ") + r",\ ".join(sp.latex(k) for k in varied)
+    return Rule("by", label, check, uses=tuple(ch.identifier for ch in chains), equations=True,
+                requires=tuple(requires), instances=instances)
+
+
+def consequence() -> Rule:
+    """A polynomial consequence: the next equation's difference lies in the ideal that the differences of the
+    current equation's entries generate over ℚ (a Gröbner basis reduces it to zero), so it holds wherever they do.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, b, c = sp.symbols("a b c", real=True)
+    >>> derive.chain("doc.consequence", (sp.Matrix([a * b, b * c]), sp.zeros(2, 1))).step(
+    ...     (a * b * c + b * c**2, 0), rules.consequence()).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+
+    def check(p, n):
+        given = [sp.expand(_diff(eq)) for eq in _equations(p)]
+        wanted = [sp.expand(_diff(eq)) for eq in _equations(n)]
+        symbols = sorted(set().union(*[e.free_symbols for e in given + wanted]), key=sp.default_sort_key)
+        if not symbols:
+            return None
+        try:
+            for e in given + wanted:
+                if not e.is_polynomial(*symbols) or not all(c.is_Rational for c in sp.Poly(e, *symbols).coeffs()):
+                    return None  # only polynomials with rational coefficients
+        except sp.polys.polyerrors.BasePolynomialError:
+            return None  # not a polynomial in its symbols (a matrix symbol, say)
+        basis = sp.groebner([g for g in given if g != 0] or [sp.Integer(0)], *symbols, order="grevlex", domain=sp.QQ)
+        return "ideal membership (a Gröbner basis reduces it to 0)" if all(basis.contains(w) for w in wanted) else None
+
+    return Rule("consequence", _text("polynomial consequence"), check, equations=True)
+
+
+def put(mapping: dict) -> Rule:
+    """Put values the current equation gives: with entries ``x = v`` among its equations, each equation of the
+    next step must be one of the current ones with ``mapping`` applied (``x := v`` for those entries).
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> s = derive.sigma
+    >>> derive.chain("doc.put", (sp.Matrix([a, s(a - b)]), sp.Matrix([1, s(b)]))).step(
+    ...     (s(1 - b), s(b)), rules.put({a: 1})).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+    _check_mapping("put", mapping)
+    for k in mapping:
+        if not isinstance(k, sp.Symbol):
+            raise TypeError(f"put: puts values of symbols, got the function {k!r}")
+
+    def check(p, n):
+        here = _equations(p)
+        for k, v in mapping.items():
+            if not any(_same_equation(eq, (k, v)) or _same_equation(eq, (v, k)) for eq in here):
+                return None  # the current equation does not say k = v
+        put_in = [tuple(evaluate_at(side, mapping) for side in eq) for eq in here]
+        if all(any(_same_equation(eq, known) for known in put_in) for eq in _equations(n)):
+            return "putting the values the equations give"
+        return None
+
+    return Rule("put", _text("put ") + _mapping_tex(mapping), check, equations=True, requires=_value_divisors(mapping))
+
+
+def absurd() -> Rule:
+    """Any equation follows from a false one: an entry of the current equation between two numbers whose
+    difference is certified nonzero (exactly, or by ``arb``) shows that the premises cannot all hold.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> derive.chain("doc.absurd", (sp.Matrix([a * b, sp.exp(1)]), sp.Matrix([b, 3]))).step(
+    ...     (a, 0), rules.absurd()).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+    def check(p, n):
+        for eq in _equations(p):
+            d = sp.sympify(_diff(eq))
+            if isinstance(d, sp.Expr) and not d.free_symbols and not d.atoms(sp.core.function.AppliedUndef):
+                cert = certify_nonzero(d)
+                if cert is not None:
+                    return f"the previous equation is false: {sp.sstr(eq[0])} = {sp.sstr(eq[1])} ({cert.describe()})"
+        return None
+
+    return Rule("absurd", _text("from a false equation"), check, equations=True)
+
+
+def _value_divisors(mapping) -> tuple:
+    """What the values put in need nonzero (``a := 1/x`` needs ``x ≠ 0``): SymPy may cancel it at once."""
+    return tuple(wellformed.unmet_conditions(wellformed.mapping_divisors(mapping)))
+
+
+def _check_mapping(where, mapping, allow_empty=False, applied_in=None):
+    if not isinstance(mapping, dict) or (not mapping and not allow_empty):
+        raise TypeError(f"{where}: needs a non-empty dict of symbol -> value, got {mapping!r}")
+    for k in mapping:
+        if not isinstance(k, (sp.Symbol, sp.FunctionClass)):
+            raise TypeError(f"{where}: keys must be symbols or functions, got {k!r}")
+        problem = instance_problem(k, mapping[k], applied_in)
+        if problem is not None:
+            raise ValueError(f"{where}: {problem}")
+
+
+_BY_NAME = {r.name: r for r in (expand, factor, rational, definition, matrix_algebra, sign_split, simplify)}
+
+
+def as_rule(rule) -> Rule:
+    """A :class:`Rule`, or the name of a rule that takes no parameters (``"expand"``)."""
+    if isinstance(rule, Rule):
+        return rule
+    if isinstance(rule, str) and rule in _BY_NAME:
+        return _BY_NAME[rule]
+    raise ValueError(f"unknown rule {rule!r}; known by name: {', '.join(_BY_NAME)} (others are derive.rules.*)")

@@ -1,0 +1,603 @@
+"""Proof strategies: each reduces a difference ``lhs - rhs`` to exactly zero, or gives up.
+
+One function per strategy, tried cheapest first by :func:`prove_zero`; each returns a short detail string when
+it proves the difference zero and ``None`` when it does not apply or does not finish. None of them samples
+numbers: ``Expr.equals`` and floating point are never used.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import time
+
+import sympy as sp
+from sympy.matrices.expressions import MatrixExpr
+from sympy.matrices.expressions.matexpr import MatrixElement
+
+from . import wellformed
+from .inverses import cancelling, needs
+from .budget import OutOfTime, time_budget
+
+__all__ = ["STRATEGIES", "prove_zero", "structural", "expand", "rational", "sign_split", "simplify_small"]
+
+#: a diff larger than this (in operations) is not handed to ``simplify``
+SIMPLIFY_MAX_OPS = 80
+#: at most this many sign-undetermined arguments are split (3**n cases)
+SIGN_SPLIT_MAX = 6
+
+_PIECEWISE = (sp.Max, sp.Min, sp.Abs, sp.Heaviside, sp.sign, sp.Piecewise)
+
+
+def structural(diff):
+    """Zero as built: SymPy's automatic evaluation already cancelled the two sides.
+
+    Matrix expressions are evaluated (transpose and product rules) at every level, also inside ``σ(…)``
+    applied elementwise; when that leaves something, the generic entry ``(i, j)`` is unfolded into sums (as
+    SymPy defines each entry of a product, Hadamard product and elementwise function, for every size; a
+    dimension of size 1 has the one index 0); products of conformable block matrices are first multiplied out block
+    by block (:func:`_collapse_blocks`). Expressions with finite sums are then brought to a normal form
+    by exact rules only (:func:`canonical_sums`): linearity, a product of sums over independent ranges as one
+    multiple sum, the order of summation over ranges that do not depend on each other (Fubini for finite sums)
+    and the names of summation indices. What is left must cancel, or, sum by sum over the same ranges, have a
+    summand that the other strategies prove zero for every value of the indices (:func:`summand_zero`).
+
+    >>> import sympy as sp
+    >>> i, j, n = sp.symbols("i j n", integer=True)
+    >>> f = sp.Function("f")
+    >>> structural(sp.Sum(f(i), (i, 0, n)) - sp.Sum(f(j), (j, 0, n)))
+    'the same expression up to the names of summation indices'
+    >>> structural(sp.Sum(sp.Sum(f(i, j), (j, 0, n)), (i, 0, n)) - sp.Sum(sp.Sum(f(j, i), (j, 0, n)), (i, 0, n)))
+    'finite sums in normal form (linearity, order of summation over independent ranges, index names)'
+    >>> structural(sp.Sum(sp.Sum(f(i, j), (j, 0, i)), (i, 0, n)) - sp.Sum(sp.Sum(f(j, i), (j, 0, i)), (i, 0, n))) is None
+    True
+    """
+    if diff == 0:
+        return "structural equality (both sides build to the same expression)"
+    if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
+        with cancelling():  # the claim's definedness check has made every inverse in it invertible
+            done = diff.replace(lambda e: isinstance(e, MatrixExpr), lambda e: e.doit()).doit()
+        if done == 0 or isinstance(done, sp.ZeroMatrix):
+            return "matrix algebra (transpose and product rules) gives the zero matrix"
+        symbolic = isinstance(done, MatrixExpr) and not isinstance(done, sp.MatrixBase)
+        if symbolic and done.has(sp.BlockMatrix):
+            done = _collapse_blocks(done)
+            if done == 0 or isinstance(done, sp.ZeroMatrix):
+                return "block matrix algebra (products of conformable blocks) gives the zero matrix"
+            symbolic = isinstance(done, MatrixExpr) and not isinstance(done, sp.MatrixBase)
+        if symbolic:
+            entry = _generic_entry(done)
+            if _rename_bound(sp.expand(sp.factor_terms(entry))) == 0:
+                return "comparing the generic entry (i, j): the same sums on both sides, up to the names of their indices"
+            how = _sums_zero(entry)
+            if how is not None:
+                return f"comparing the generic entry (i, j): {how}"
+    elif isinstance(diff, sp.Basic):
+        matrix_parts = (sp.Trace, sp.Determinant, MatrixElement)
+        if isinstance(diff, sp.Expr) and diff.has(*matrix_parts) and needs(diff):  # a trace, determinant, entry
+            with cancelling():  # the definedness check has made every inverse in it invertible
+                done = diff.replace(lambda e: isinstance(e, matrix_parts), lambda e: e.doit())
+            if done != diff and sp.expand(done) == 0:
+                return "matrix algebra (traces, determinants and entries of inverses, where they exist)"
+        if not diff.has(sp.Sum):
+            return None
+        if _rename_bound(diff) == 0:
+            return "the same expression up to the names of summation indices"
+        return _sums_zero(diff)
+    return None
+
+
+def _sums_zero(expr):
+    """How ``expr`` (with finite sums) is zero by :func:`canonical_sums` and :func:`summand_zero`, or None."""
+    normal = canonical_sums(expr)
+    if normal == 0:
+        return "finite sums in normal form (linearity, order of summation over independent ranges, index names)"
+    if normal is None or not normal.has(sp.Sum):
+        return None
+    how = summand_zero(normal)
+    if how is not None:
+        return f"finite sums in normal form, then each summand zero by {how}"
+    return None
+
+
+def _generic_entry(matrix):
+    """Entry ``(i, j)`` of a matrix expression, for integer symbols ``i, j`` standing for any row and column.
+
+    A dimension of size 1 has only the index 0, which is then used (so a 1×1 expression gives its one entry).
+    """
+    i, j = sp.symbols("i j", integer=True, nonnegative=True, cls=sp.Dummy)
+    rows, cols = matrix.shape
+    return matrix[0 if rows == 1 else i, 0 if cols == 1 else j]
+
+
+def _collapse_blocks(matrix):
+    """``matrix`` with every product, sum and transpose of block matrices multiplied out block by block.
+
+    SymPy's ``block_collapse`` multiplies two block matrices only when the column blocks of the one have the very
+    sizes of the row blocks of the other (conformable partitions, sizes compared as expressions), so each step is
+    the exact identity ``[A B] [C; D] = A C + B D`` and its kin; innermost first, also inside σ(…) and index sums.
+    """
+    from sympy.matrices.expressions.blockmatrix import block_collapse
+
+    def collapse(e):
+        out = block_collapse(e)
+        return out if out.shape == e.shape else e
+
+    return matrix.replace(
+        lambda e: isinstance(e, (sp.MatMul, sp.MatAdd, sp.Transpose)) and e.has(sp.BlockMatrix), collapse)
+
+
+#: at most this many summation indices are put in every order when looking for the normal form
+CANONICAL_MAX_INDICES = 5
+
+
+class _NotCanonical(Exception):
+    """A sum whose limits depend on summation indices: left alone (no rule here applies to it)."""
+
+
+def canonical_sums(expr):
+    """A normal form of ``expr`` for finite sums, or ``None`` when a sum's limits depend on summation indices.
+
+    Each rule is an exact identity of finite sums (SymPy's ``Sum``, Karr's convention for empty ranges
+    included): ``Σ (f + g) = Σ f + Σ g`` and constant factors taken in; ``(Σ_i f)(Σ_k g) = Σ_i Σ_k f g`` when
+    neither range depends on the other index; the indices of a multiple sum whose ranges depend on none of
+    its indices put in the order, and renamed to the names, that give the smallest expression (Fubini for
+    finite sums, and renaming bound variables to names free in the summand). Applied inside function arguments
+    too, so ``σ(Σ_i x_i q_i)`` and ``σ(Σ_k q_k x_k)`` become one expression.
+
+    >>> import sympy as sp
+    >>> i, k, n = sp.symbols("i k n", integer=True)
+    >>> x, y = sp.IndexedBase("x"), sp.IndexedBase("y")
+    >>> lhs = sp.Sum(x[i], (i, 0, n)) * sp.Sum(y[k], (k, 0, n))
+    >>> rhs = sp.Sum(sp.Sum(y[i] * x[k], (i, 0, n)), (k, 0, n))
+    >>> canonical_sums(lhs - rhs)
+    0
+    """
+    try:
+        return _norm(sp.sympify(expr))
+    except _NotCanonical:
+        return None
+
+
+def _norm(e):
+    if e.is_Atom or not e.has(sp.Sum):
+        return e
+    if isinstance(e, sp.Sum):
+        return _norm_sum(e)
+    args = [_norm(a) for a in e.args]
+    e = e.func(*args)
+    if isinstance(e, (sp.Add, sp.Mul, sp.Pow)):
+        return sp.Add(*[_merge_term(t) for t in sp.Add.make_args(sp.expand(e, deep=False))])
+    return e
+
+
+def _limits_free(limits, variables):
+    return not any(b.has(v) for lim in limits for b in lim[1:] for v in variables)
+
+
+def _fresh_sum(s):
+    """The variables, limits and summand of a (nested) sum, its indices renamed to fresh dummies."""
+    limits, f = list(s.limits), s.function
+    while isinstance(f, sp.Sum):
+        limits += list(f.limits)
+        f = f.function
+    variables = [lim[0] for lim in limits]
+    if len(set(variables)) != len(variables) or not _limits_free(limits, variables):
+        raise _NotCanonical
+    fresh = [sp.Dummy("k", integer=True) for _ in variables]
+    rename, kept = {}, []
+    for v, new, lim in zip(variables, fresh, limits):
+        if lim[1] == lim[2]:  # a range of one value: the summand at that value
+            rename[v] = lim[1]
+        else:
+            rename[v] = new
+            kept.append((new, lim[1], lim[2]))
+    return kept, f.xreplace(rename)
+
+
+def _merge_term(term):
+    """One product term: every factor that is a sum (or a power of one) merged into one multiple sum."""
+    coeff, factors = term.as_coeff_mul()
+    sums, others = [], []
+    for f in factors:
+        if isinstance(f, sp.Sum):
+            sums.append(f)
+        elif isinstance(f, sp.Pow) and isinstance(f.base, sp.Sum) and f.exp.is_Integer and f.exp > 0:
+            sums += [f.base] * int(f.exp)
+        else:
+            others.append(f)
+    if not sums:
+        return term
+    limits, summand = [], sp.Mul(*others)
+    for s in sums:
+        lim, f = _fresh_sum(s)
+        limits += lim
+        summand = summand * f
+    return coeff * _canonical_multisum(summand, limits)
+
+
+def _norm_sum(s):
+    limits, f = _fresh_sum(s)
+    return _canonical_multisum(f, limits)
+
+
+def _canonical_multisum(f, limits):
+    """``Σ_limits f`` in normal form: ``f`` normalised and split into terms, each a multiple sum in normal form."""
+    f = _norm(f)
+    variables = {lim[0] for lim in limits}
+    out = []
+    for term in sp.Add.make_args(sp.expand(f, deep=False)):
+        coeff, rest = term.as_coeff_Mul()
+        lim = list(limits)
+        while isinstance(rest, sp.Sum):  # an inner multiple sum (from merging): one sum over all the indices
+            inner = list(rest.limits)
+            if not _limits_free(inner, variables | {l[0] for l in inner}):
+                break
+            lim += inner
+            variables |= {l[0] for l in inner}
+            rest = rest.function
+        out.append(coeff * _ordered(rest, lim))
+    return sp.Add(*out)
+
+
+def _ordered(f, limits):
+    """The multiple sum ``Σ_limits f`` with its indices in the order and with the names of smallest sort key.
+
+    Factors of ``f`` that depend on no index are taken out of the sum (``Σ c g = c Σ g``).
+    """
+    if not limits:
+        return f
+    variables = [lim[0] for lim in limits]
+    outside = [g for g in sp.Mul.make_args(f) if not g.has(*variables)]
+    if outside:
+        return sp.Mul(*outside) * _ordered(sp.Mul(*[g for g in sp.Mul.make_args(f) if g.has(*variables)]), limits)
+    used = [lim for lim in limits if f.has(lim[0])] + [lim for lim in limits if not f.has(lim[0])]
+    taken = {s.name for s in f.atoms(sp.Symbol)} | {s.name for lim in limits for b in lim[1:] for s in b.atoms(sp.Symbol)}
+    names = []
+    k = 0
+    while len(names) < len(limits):
+        if f"_k{k}" not in taken:
+            names.append(sp.Symbol(f"_k{k}", integer=True))
+        k += 1
+    orders = (itertools.permutations(range(len(limits))) if len(limits) <= CANONICAL_MAX_INDICES
+              else [tuple(range(len(limits)))])
+    best, best_key = None, None
+    for order in orders:
+        rename = {used[p][0]: names[n] for n, p in enumerate(order)}
+        body = f.xreplace(rename)
+        lims = [(names[n], used[p][1], used[p][2]) for n, p in enumerate(order)]
+        candidate = sp.Sum(body, *reversed(lims))
+        key = sp.default_sort_key(candidate)
+        if best_key is None or key < best_key:
+            best, best_key = candidate, key
+    return best
+
+
+def summand_zero(normal):
+    """How every group of sums over the same ranges has a summand that is zero for all index values, or None.
+
+    ``Σ_L f + Σ_L g = Σ_L (f + g)``, and a sum whose summand is zero for every value of its indices is zero.
+    The summand is handed to the other strategies with each maximal subterm that depends on no summation index
+    of its own, a matrix entry or an inner sum, generalised to a fresh real symbol (a matrix symbol stands for
+    a real matrix, as its scope ``ℝ^{m×d}`` says); the generalisation is checked to give the summand back.
+    """
+    groups: dict = {}
+    for term in sp.Add.make_args(normal):
+        sums = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.Sum)]
+        if len(sums) != 1:
+            return None  # a term outside every sum that did not cancel
+        outside = sp.Mul(*[f for f in sp.Mul.make_args(term) if f is not sums[0]])
+        if outside.has(*[lim[0] for lim in sums[0].limits]):
+            return None
+        groups.setdefault(sums[0].limits, []).append(outside * sums[0].function)  # c Σ g = Σ c g
+    used = set()
+    for limits, summands in groups.items():
+        total = sp.Add(*summands)
+        general, back = _generalise(total)
+        if sp.expand(general.xreplace(back) - total) != 0:
+            return None
+        name, _, _ = prove_zero(general, ["expand", "sign-split", "rational"])
+        if name is None:
+            return None
+        used.add(name)
+    return ", ".join(sorted(used))
+
+
+def _generalise(expr):
+    """``expr`` with every matrix entry and every inner sum replaced by a fresh real symbol; and the way back."""
+    atoms = sorted(expr.atoms(sp.Sum) | expr.atoms(sp.matrices.expressions.matexpr.MatrixElement), key=sp.default_sort_key)
+    atoms = [a for a in atoms if not any(a != b and b.has(a) for b in atoms if isinstance(b, sp.Sum))]
+    fresh = {a: sp.Dummy(f"g{k}", real=_real_entries(a)) for k, a in enumerate(atoms)}
+    return expr.xreplace(fresh), {v: a for a, v in fresh.items()}
+
+
+def _real_entries(atom):
+    """A matrix entry of a matrix symbol is real (matrix symbols stand for real matrices); an inner sum only when
+    its summand is real with those entries real: otherwise its stand-in is a complex symbol, with no sign to split
+    on. The same reading as the definedness check's (:func:`derive.kernel.wellformed.real`)."""
+    return wellformed.real(atom)
+
+
+def _rename_bound(expr):
+    """``expr`` with every summation index renamed to a fresh canonical symbol, outermost first, term by term.
+
+    A pure renaming of bound variables (each binder gets its own new name, unused anywhere in ``expr``), so the
+    value is unchanged. ``Basic.as_dummy`` is not used: it gives nested sums one shared name, capturing indices.
+    A sum whose limits mention its own index is left as it is.
+    """
+    from sympy.concrete.expr_with_limits import ExprWithLimits
+
+    taken = {s.name for s in expr.atoms(sp.Symbol)}
+
+    def fresh(counter):
+        name = next(n for n in (f"_b{k}" for k in counter) if n not in taken)
+        return sp.Symbol(name)
+
+    def walk(e, counter):
+        if e.is_Atom:
+            return e
+        if isinstance(e, ExprWithLimits):
+            bounds = [b for lim in e.limits for b in lim[1:]]
+            bound = all(len(lim) == 3 for lim in e.limits)  # an indefinite integral's variable is free, not bound
+            if bound and not any(b.has(v) for b in bounds for v in e.variables):
+                e = e.xreplace({v: fresh(counter) for v in e.variables})
+        return e.func(*[walk(a, counter) for a in e.args])
+
+    return sp.Add(*[walk(term, itertools.count()) for term in sp.Add.make_args(expr)])
+
+
+def expand(diff):
+    """Multiply out every product and power, also inside function arguments."""
+    if isinstance(diff, MatrixExpr):
+        return None
+    if sp.expand(diff) == 0:
+        return "expand"
+    return None
+
+
+def rational(diff):
+    """Bring to one fraction and cancel: zero wherever both sides are defined."""
+    if isinstance(diff, MatrixExpr):
+        return None
+    if not any(p.exp.is_negative for p in diff.atoms(sp.Pow)):
+        return None  # no denominator: a polynomial in its atoms, which expand has already settled
+    if sp.cancel(sp.together(diff)) == 0:
+        return "cancel (rational function arithmetic)"
+    return None
+
+
+def _strip_known_sign(arg):
+    """``c * core`` with every factor of known sign in ``c``: returns ``core`` up to its sign."""
+    arg = sp.factor_terms(sp.expand(arg))
+    factors = sp.Mul.make_args(arg)
+    core = sp.Mul(*[f for f in factors if not (f.is_positive or f.is_negative)])
+    if core.could_extract_minus_sign():
+        core = -core
+    return core
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalise(atom):
+    """``Max(0, α x q₁ + α x q₂)`` → ``Max(0, α (x q₁ + x q₂))``: common factors pulled out of the arguments."""
+    return atom.func(*[sp.factor_terms(sp.expand(a)) for a in atom.args])
+
+
+def _split_arguments(diff):
+    """The arguments to split on, up to known-sign factors; ``None`` when one is not known to be real (a complex
+    ``a`` or an imaginary ``sqrt(a)`` has no sign to split on)."""
+    cores = set()
+    for atom in diff.atoms(*_PIECEWISE):
+        if isinstance(atom, sp.Piecewise):
+            args = [c.lhs - c.rhs for _, c in atom.args if isinstance(c, sp.core.relational.Relational)]
+        else:
+            args = list(atom.args)
+        for arg in args:
+            if arg.is_number or arg.is_positive or arg.is_negative or arg.is_zero:
+                continue
+            core = _strip_known_sign(arg)
+            if core.is_number:
+                continue
+            if core.is_real is not True:
+                return None
+            cores.add(core)
+    return sorted(cores, key=sp.default_sort_key)
+
+
+def sign_split(diff):
+    """Split on the sign of every argument of ``Max``/``Min``/``Abs``/``Piecewise`` (positive, negative, zero).
+
+    Only arguments SymPy knows to be real are split (each is then positive, negative or zero); compound ones
+    are first generalised to fresh real symbols, and the generalisation is checked to give back the original
+    exactly; each of the ``3**n`` cases must then reduce to zero by ``expand``.
+
+    >>> import sympy as sp
+    >>> a = sp.Symbol("a")  # complex: |a|**2 is not a**2
+    >>> sign_split(sp.Abs(a)**2 - a**2) is None
+    True
+    """
+    if isinstance(diff, MatrixExpr):
+        return None
+    diff = diff.xreplace({a: _normalise(a) for a in diff.atoms(*_PIECEWISE) if not isinstance(a, sp.Piecewise)})
+    cores = _split_arguments(diff)
+    if not cores:  # None (an argument not known to be real) or nothing to split
+        return None
+    variables = [core if core.is_Symbol else sp.Dummy(f"t{k}", real=True) for k, core in enumerate(cores)]
+    general = diff.xreplace({c: v for c, v in zip(cores, variables) if not c.is_Symbol})
+    back = general.xreplace({v: c for v, c in zip(variables, cores) if isinstance(v, sp.Dummy)})
+    if sp.expand(back - diff) != 0:
+        return _by_breakpoints(diff)
+    groups = _independent_groups(sp.expand(general), variables)
+    if len(groups) == 1 or not all(_all_cases_zero(g, vs) for g, vs in groups):
+        if len(variables) > SIGN_SPLIT_MAX or not _all_cases_zero(general, variables):
+            return _by_breakpoints(diff)
+        groups = [(general, variables)]
+    n_cases = sum(3 ** len(vs) for _, vs in groups)
+    names = ", ".join(sp.sstr(c) for c in cores)
+    split = f"{len(groups)} independent groups, " if len(groups) > 1 else ""
+    return f"sign split on {names}: {split}{n_cases} cases, each by expand"
+
+
+def _by_breakpoints(diff):
+    """The sign split by substitution: ``max(z, 1) + min(z, 1) - 1 = z`` needs the sign of ``z - 1`` *and* ``z``
+    to move together, which fresh symbols for the arguments cannot give.
+
+    ``Max(u, v)`` is written ``v + Max(u - v, 0)`` (and ``Min`` alike); then an argument ``k x + r`` that is linear
+    in a real symbol ``x`` (``k`` a known nonzero real) is split by putting ``x := (s p - r)/k`` everywhere, for
+    ``s`` = 1, -1, 0 and a fresh positive ``p``: the three cases cover every real ``x``. The split recurses on what
+    is left, at most :data:`SIGN_SPLIT_MAX` deep; every leaf must reduce to zero by ``expand``.
+    """
+    split_on: list = []
+    leaves = _cases_zero(_lift(diff), SIGN_SPLIT_MAX, split_on)
+    if not leaves:
+        return None
+    names = ", ".join(sp.sstr(c) for c in split_on)
+    return f"sign split by substitution on {names}: {leaves} cases, each by expand"
+
+
+def _lift(expr):
+    """``Max(u, v, …)`` as ``v + Max(u - v, 0)`` (nested for more arguments); ``Min`` alike. An exact rewriting."""
+    def lift(e):
+        args = list(e.args)
+        inner = e.func(*args[:-1]) if len(args) > 2 else args[0]
+        last = args[-1]
+        return last + e.func(_lift(inner) - last, 0)
+
+    return expr.replace(lambda e: isinstance(e, (sp.Max, sp.Min)) and len(e.args) >= 2 and 0 not in e.args, lift)
+
+
+def _linear_in(core):
+    """``(x, k, r)`` with ``core = k x + r``, ``x`` a real symbol, ``k`` known nonzero and real, neither holding ``x``."""
+    for x in sorted(core.free_symbols, key=sp.default_sort_key):
+        if not (isinstance(x, sp.Symbol) and x.is_real):
+            continue
+        expanded = sp.expand(core)
+        k = expanded.coeff(x, 1)
+        r = sp.expand(expanded - k * x)
+        if k.has(x) or r.has(x) or not (k.is_real and k.is_zero is False):
+            continue
+        return x, k, r
+    return None
+
+
+def _cases_zero(expr, depth: int, split_on: list) -> int:
+    """The number of cases when every one reduces to zero (see :func:`_by_breakpoints`), else 0."""
+    if expr.has(sp.Piecewise):
+        expr = sp.piecewise_fold(expr)
+    if sp.expand(expr) == 0:
+        return 1
+    cores = _split_arguments(expr)
+    if not cores or depth == 0:
+        return 0
+    pick = next((found for found in map(_linear_in, cores) if found is not None), None)
+    if pick is None:
+        return 0
+    x, k, r = pick
+    split_on.append(k * x + r)
+    positive = sp.Dummy("p", positive=True)
+    total = 0
+    for value in ((positive - r) / k, (-positive - r) / k, -r / k):
+        leaves = _cases_zero(_lift(expr.xreplace({x: value})), depth - 1, split_on)
+        if not leaves:
+            return 0
+        total += leaves
+    return total
+
+
+def _independent_groups(expanded, variables):
+    """Split a sum into groups of terms that share no split variable (each group must vanish on its own)."""
+    groups: list[tuple[list, set]] = []
+    for term in sp.Add.make_args(expanded):
+        present = {v for v in variables if term.has(v)}
+        merged = [g for g in groups if g[1] & present]
+        terms, seen = [term], set(present)
+        for g in merged:
+            groups.remove(g)
+            terms += g[0]
+            seen |= g[1]
+        groups.append((terms, seen))
+    ordered = [v for v in variables]
+    return [(sp.Add(*terms), [v for v in ordered if v in seen]) for terms, seen in groups]
+
+
+def _all_cases_zero(expr, variables) -> bool:
+    """Every sign case (each variable positive, negative or zero) reduces to zero by expand."""
+    if len(variables) > SIGN_SPLIT_MAX:
+        return False
+    positives = [sp.Dummy(f"p{k}", positive=True) for k in range(len(variables))]
+    for signs in itertools.product((1, -1, 0), repeat=len(variables)):
+        case = {v: s * p for v, s, p in zip(variables, signs, positives)}
+        reduced = expr.xreplace(case)
+        if any(a.has(*positives) for a in reduced.atoms(sp.Piecewise)):
+            reduced = sp.piecewise_fold(reduced)
+        if sp.expand(reduced) != 0:
+            return False
+    return True
+
+
+def simplify_small(diff):
+    """``simplify``, last and only on small scalar expressions (it can take minutes on large ones)."""
+    if isinstance(diff, MatrixExpr) or sp.count_ops(diff) > SIMPLIFY_MAX_OPS:
+        return None
+    if sp.simplify(diff) == 0:
+        return "simplify (small scalar)"
+    return None
+
+
+def _first_line(exc) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:80] if text else ""
+
+
+#: name -> strategy, cheapest first
+STRATEGIES = {
+    "structural": structural,
+    "expand": expand,
+    "sign-split": sign_split,  # a no-op without Max/Min/Abs/Piecewise; before cancel, which is slow on them
+    "rational": rational,
+    "simplify": simplify_small,
+}
+
+
+def prove_zero(diff, strategies=None, budget: float = 5.0):
+    """Try the strategies in order on one scalar (or matrix-expression) difference.
+
+    Returns ``(name, detail, attempts)``: the first strategy that reduced ``diff`` to zero (or ``None``), and
+    the list of ``"name: outcome"`` lines of every attempt.
+
+    >>> import sympy as sp
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> prove_zero((a + b)**2 - a**2 - 2*a*b - b**2)[:2]
+    ('expand', 'expand')
+    >>> prove_zero(sp.Max(0, 2*a) - 2*sp.Max(0, a))[0]
+    'sign-split'
+    >>> prove_zero(sp.Max(0, -a) - sp.Max(0, a))[0] is None
+    True
+    """
+    names = list(strategies or STRATEGIES)
+    attempts = []
+    for name in names:
+        if name not in STRATEGIES:
+            raise ValueError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}")
+        start = time.perf_counter()
+        try:
+            with time_budget(budget):
+                detail = STRATEGIES[name](diff)
+        except OutOfTime as exc:
+            if exc.outer:  # the caller's whole budget is spent: no further strategy may run
+                raise
+            attempts.append(f"{name}: out of time after {budget:g} s")
+            continue
+        except (NotImplementedError, RecursionError, sp.PolynomialError) as exc:
+            said = _first_line(exc)
+            attempts.append(f"{name}: not applicable ({type(exc).__name__}{': ' + said if said else ''})")
+            continue
+        except TypeError as exc:  # SymPy's word for an undecidable comparison; anything else is a bug to show
+            if "truth value of Relational" not in str(exc):
+                raise
+            attempts.append(f"{name}: not applicable (an undecidable comparison)")
+            continue
+        spent = time.perf_counter() - start
+        if detail is not None:
+            attempts.append(f"{name}: proved in {spent:.3f} s")
+            return name, detail, attempts
+        attempts.append(f"{name}: no")
+    return None, "", attempts

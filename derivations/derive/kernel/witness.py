@@ -1,0 +1,458 @@
+"""Exact witnesses: substitute exact values (respecting the symbols' assumptions) and certify the residual.
+
+Also the seeded numeric check, which samples exact rational points too: agreement there is evidence only, but a
+disagreement is handed to the certifier and becomes a refutation.
+"""
+from __future__ import annotations
+
+import random
+import zlib
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+from sympy.core.function import AppliedUndef, UndefinedFunction
+
+from .certify import Certificate, certify_nonzero
+from .wellformed import defined
+
+__all__ = [
+    "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "function_problem", "components",
+    "undefined_functions", "evaluate_at", "residual_at", "search", "sample", "stand_ins_for", "certify_witness",
+]
+
+#: the small signed rationals tried first, in order
+POOL = tuple(
+    sp.Rational(v)
+    for v in ("1", "-1", "2", "-2", "1/2", "-1/2", "3", "-3", "0", "1/3", "-2/3", "3/2", "-5/2", "4", "-4")
+)
+_PROPERTIES = ("positive", "negative", "nonnegative", "nonpositive", "nonzero", "zero", "integer", "real")
+
+
+@dataclass(frozen=True)
+class Found:
+    """A witness and the certificate of the residual at one component."""
+
+    witness: dict
+    component: tuple[int, int] | None
+    residual: sp.Expr
+    certificate: Certificate
+
+
+def exact_value(where: str, symbol, value):
+    """Check one witness value: exact, and respecting ``symbol``'s assumptions; return it as a SymPy number."""
+    if isinstance(value, bool) or isinstance(value, float) or isinstance(value, sp.Float):
+        raise TypeError(f"{where}: witness value for {symbol} must be exact (int, Fraction, Rational), got {value!r}")
+    if isinstance(value, Fraction):
+        value = sp.Rational(value.numerator, value.denominator)
+    elif isinstance(value, int):
+        value = sp.Integer(value)
+    if not isinstance(value, sp.Expr) or not value.is_number:
+        raise TypeError(f"{where}: witness value for {symbol} must be an exact number, got {type(value).__name__}")
+    if value.has(sp.Float):
+        raise TypeError(f"{where}: witness value for {symbol} must be exact, got {value}")
+    if isinstance(symbol, sp.Symbol):
+        prop = _broken_assumption(symbol, value)
+        if prop is not None:
+            raise ValueError(f"{where}: witness {symbol} = {value} breaks the assumption that {symbol} is {prop}")
+    return value
+
+
+def _broken_assumption(symbol, value, where_defined: bool = False) -> str | None:
+    """The first of *all* the symbol's assumptions (``positive``, ``not odd``, ``irrational`` ...) that ``value``
+    is not known to meet, or ``None``: a value outside the symbol's domain is no witness and no instance."""
+    facts = symbol.assumptions0
+    ordered = [p for p in _PROPERTIES if p in facts] + sorted(p for p in facts if p not in _PROPERTIES)
+    defined = None if where_defined else False
+    for prop in ordered:
+        if getattr(value, f"is_{prop}", None) is facts[prop]:
+            continue
+        if defined is None:
+            defined = _over_nonzero_divisor(value)
+        if defined is False or getattr(defined, f"is_{prop}", None) is not facts[prop]:
+            return prop if facts[prop] else f"not {prop}"
+    return None
+
+
+def _over_nonzero_divisor(value):
+    """``value`` read where its divisor is nonzero (which a step that puts it in must require): ``p/q`` as ``p``
+    over a real nonzero number of unknown sign, for a real ``q``; ``False`` when that reading does not apply.
+    So ``a/(a² + b)`` is real wherever it is defined, but not known positive."""
+    if not isinstance(value, sp.Expr):
+        return False
+    num, den = sp.fraction(sp.together(value))
+    if den.is_Number or den.is_extended_real is not True:
+        return False
+    return num / sp.Dummy("q", real=True, nonzero=True)
+
+
+def instance_problem(key, value, applied_in=None) -> str | None:
+    """Why putting ``value`` for ``key`` does not give an instance of a statement proved for every ``key``; ``None`` if it does.
+
+    ``key`` must be a variable: a symbol, whose every assumption (positive, nonzero, real ...) ``value`` must be
+    known to meet, or an undefined function such as the generic σ, whose stand-in must be a one-argument
+    ``Lambda`` (or function class) meeting every assumption of the function (a real σ needs a real-valued
+    stand-in) wherever the statement ``applied_in`` applies it. Defined functions (``exp``, ``Max``) and
+    compound expressions are not variables: replacing them does not preserve truth.
+
+    >>> import sympy as sp
+    >>> from derive.kernel.witness import instance_problem
+    >>> alpha = sp.Symbol("alpha", positive=True)
+    >>> instance_problem(alpha, 2) is None
+    True
+    >>> instance_problem(alpha, -1)
+    'alpha := -1 breaks the assumption that alpha is positive'
+    >>> instance_problem(sp.exp, sp.Lambda(alpha, alpha))
+    'exp is not a variable (a symbol or an undefined function such as sigma)'
+    >>> t = sp.Symbol("t", real=True)
+    >>> instance_problem(sp.Function("sigma", real=True), sp.Lambda(t, sp.I * t))
+    'sigma := Lambda(t, I*t) breaks the assumption that sigma is real (at a real argument, it is not known to be real)'
+    """
+    if isinstance(value, float) or (isinstance(value, sp.Basic) and value.has(sp.Float)):
+        return f"{getattr(key, '__name__', key)} := {value} is a floating-point number; write it exactly (sp.Rational)"
+    if isinstance(key, sp.Symbol):
+        try:
+            value = sp.sympify(value, strict=True)
+        except (sp.SympifyError, TypeError):
+            return f"{key} := {value!r} is not a SymPy value"
+        prop = _broken_assumption(key, value, where_defined=True)  # every step that puts it in needs its divisors
+        return None if prop is None else f"{key} := {sp.sstr(value)} breaks the assumption that {key} is {prop}"
+    if isinstance(key, UndefinedFunction):
+        return function_problem(key, value, applied_in)
+    return f"{getattr(key, '__name__', key)} is not a variable (a symbol or an undefined function such as sigma)"
+
+
+def _function_facts(f) -> dict:
+    """The assumptions an undefined function was declared with (``Function("sigma", real=True)``), as ``is_*`` facts."""
+    facts = {k[3:]: v for k, v in vars(f).items() if k.startswith("is_") and v is not None and k != "is_commutative"}
+    ordered = [p for p in _PROPERTIES if p in facts] + sorted(p for p in facts if p not in _PROPERTIES)
+    return {p: facts[p] for p in ordered}
+
+
+def _real_arguments(f, applied_in) -> bool:
+    """True when every application of ``f`` in ``applied_in`` (if given) has an argument known to be real."""
+    if applied_in is None:
+        return True
+    exprs = list(applied_in) if isinstance(applied_in, (sp.MatrixBase, tuple, list)) else [applied_in]
+    for e in exprs:
+        if not isinstance(e, sp.Basic):
+            continue
+        for app in e.atoms(AppliedUndef):
+            if app.func == f and not all(a.is_extended_real for a in app.args):
+                return False
+    return True
+
+
+def function_problem(f, value, applied_in=None) -> str | None:
+    """Why ``value`` cannot stand in for the undefined function ``f``; ``None`` when it can (see :func:`instance_problem`)."""
+    if isinstance(value, sp.FunctionClass) and not isinstance(value, UndefinedFunction):
+        t = sp.Dummy("t")
+        value = sp.Lambda(t, value(t))
+    if not isinstance(value, sp.Lambda):
+        return f"{f.__name__} := {value!r:.60} is not a function: give a one-argument sp.Lambda"
+    if len(value.variables) != 1:
+        return f"{f.__name__} := {sp.sstr(value)} takes {len(value.variables)} arguments; {f.__name__} takes one"
+    real = _real_arguments(f, applied_in)
+    t = sp.Dummy("t", real=True) if real else sp.Dummy("t")
+    body = value(t)
+    for prop, wanted in _function_facts(f).items():
+        if getattr(body, f"is_{prop}", None) is not wanted:
+            said = prop if wanted else f"not {prop}"
+            at = "a real" if real else "a complex"
+            known = f"known to be {prop}" if wanted else f"known not to be {prop}"
+            return (f"{f.__name__} := {sp.sstr(value)} breaks the assumption that {f.__name__} is {said} "
+                    f"(at {at} argument, it is not {known})")
+    return None
+
+
+def components(diff):
+    """The scalar components of a difference: ``[((i, j), e), ...]`` for a matrix, ``[(None, e)]`` for a scalar."""
+    if isinstance(diff, sp.MatrixBase):
+        return [((i, j), diff[i, j]) for i in range(diff.rows) for j in range(diff.cols)]
+    return [(None, diff)]
+
+
+def undefined_functions(expr) -> list:
+    """The undefined function classes (such as the generic σ) in ``expr``, sorted by name."""
+    return sorted({a.func for a in expr.atoms(AppliedUndef)}, key=lambda f: f.__name__)
+
+
+def evaluate_at(expr, witness: dict):
+    """Substitute a witness or an instance, all at once: symbols by values, undefined functions by ``Lambda`` objects.
+
+    Only free occurrences are replaced, and nothing is captured: a symbol that a sum, product, integral, limit,
+    derivative, ``Subs`` or ``Lambda`` of ``expr`` binds may be neither replaced nor put in (``x := t`` in
+    ``∫₀¹ x t dt`` would make it ``∫₀¹ t² dt``), which raises ``ValueError`` naming it.
+
+    >>> import sympy as sp
+    >>> x, t = sp.symbols("x t", real=True)
+    >>> evaluate_at(sp.Integral(x * t, (t, 0, 1)), {x: 2})
+    Integral(2*t, (t, 0, 1))
+    >>> evaluate_at(sp.Integral(x * t, (t, 0, 1)), {x: t})
+    Traceback (most recent call last):
+    ...
+    ValueError: putting t for x would capture t, which Integral(t*x, (t, 0, 1)) binds
+    """
+    funcs = {k: v for k, v in witness.items() if not isinstance(k, sp.Symbol)}
+    values = {k: v for k, v in witness.items() if isinstance(k, sp.Symbol)}
+    if isinstance(expr, sp.Basic):
+        _refuse_capture(expr, witness)
+    for f, lam in funcs.items():
+        expr = expr.replace(f, lam)
+    return expr.xreplace(values)
+
+
+_BINDERS = (sp.concrete.expr_with_limits.ExprWithLimits, sp.Lambda, sp.Subs, sp.Derivative, sp.Limit)
+
+
+def _bound_by(node) -> set:
+    if isinstance(node, sp.concrete.expr_with_limits.ExprWithLimits):  # every limit's variable, indefinite ones too
+        return set(node.variables)
+    if isinstance(node, sp.Derivative):
+        return {v for v, _ in node.variable_count if isinstance(v, sp.Symbol)}
+    if isinstance(node, sp.Limit):
+        return {node.args[1]}
+    return set(getattr(node, "bound_symbols", ()) or ())
+
+
+def _refuse_capture(expr, witness) -> None:
+    """Raise ``ValueError`` when a key of ``witness`` is bound in ``expr``, or a value's free symbol would be."""
+    if not expr.has(*_BINDERS):
+        return
+    keys = {k for k in witness if isinstance(k, sp.Symbol)}
+    for node in sp.preorder_traversal(expr):
+        if not isinstance(node, _BINDERS):
+            continue
+        bound = _bound_by(node)
+        if keys & bound:
+            k = sorted(keys & bound, key=str)[0]
+            raise ValueError(f"{k} is bound in {sp.sstr(node)[:80]}: a value for it cannot be put there")
+        for key, value in witness.items():
+            hit = bound & getattr(value, "free_symbols", set()) if node.has(key) else set()
+            if hit:
+                raise ValueError(f"putting {sp.sstr(value)[:40]} for {key} would capture "
+                                 f"{', '.join(sorted(map(str, hit)))}, which {sp.sstr(node)[:80]} binds")
+
+
+#: an integer power above this is not multiplied out at a witness (Python cannot interrupt a huge ``3**10**9``):
+#: such a residual is certified by interval arithmetic on the unevaluated expression instead
+EXACT_POWER_MAX = 4096
+
+#: what SymPy raises when a value cannot be formed at a point (a comparison it cannot decide, a pole ...)
+_EVALUATION_ERRORS = (TypeError, ValueError, ZeroDivisionError, ArithmeticError, NotImplementedError, RecursionError)
+
+
+def _huge_powers(expr) -> bool:
+    return any(p.exp.is_Integer and abs(p.exp) > EXACT_POWER_MAX for p in expr.atoms(sp.Pow))
+
+
+class NotEvaluable(ValueError):
+    """The statement has no value at a point: a divisor vanishes there, or SymPy cannot form the value."""
+
+
+def residual_at(expr, witness: dict, denominators=()):
+    """``expr`` at ``witness``, with every divisor of the statement certified nonzero there.
+
+    Raises :class:`NotEvaluable` when a divisor is zero (or not certified nonzero) at the witness, or when SymPy
+    cannot form the value. Huge integer powers are left unevaluated (see :data:`EXACT_POWER_MAX`).
+    """
+    try:
+        for d in denominators:
+            value = evaluate_at(d, witness)
+            if isinstance(value, sp.MatrixBase):
+                value = value.det()
+            if value == 0 or certify_nonzero(value) is None:
+                if isinstance(d, defined):
+                    raise NotEvaluable(f"{sp.sstr(d.args[0])} has no value there")
+                raise NotEvaluable(f"the divisor {sp.sstr(d)} is {'zero' if value == 0 else 'not certified nonzero'} there")
+        if _huge_powers(expr):
+            with sp.evaluate(False):
+                return evaluate_at(expr, witness)
+        return evaluate_at(expr, witness)
+    except NotEvaluable:
+        raise
+    except _EVALUATION_ERRORS as exc:
+        raise NotEvaluable(f"the statement cannot be evaluated there ({type(exc).__name__})") from None
+
+
+def _respects(cond_list, witness) -> bool:
+    for cond in cond_list:
+        try:
+            held = evaluate_at(cond, witness)
+        except _EVALUATION_ERRORS:
+            return False
+        if held is not sp.true:
+            return False
+    return True
+
+
+def _certify_at(comps, witness, denominators=()) -> Found | None:
+    for index, comp in comps:
+        residual = residual_at(comp, witness, denominators)
+        if residual == 0:
+            continue
+        if residual.free_symbols:
+            raise ValueError(
+                "witness leaves free symbols: " + ", ".join(sorted(map(str, residual.free_symbols)))
+            )
+        cert = certify_nonzero(residual)
+        if cert is not None:
+            return Found(dict(witness), index, residual, cert)
+    return None
+
+
+def _allowed(symbol):
+    out = []
+    for v in POOL:
+        try:
+            exact_value("", symbol, v)
+        except ValueError:
+            continue
+        out.append(v)
+    return out
+
+
+def _rng(seed_text: str) -> random.Random:
+    return random.Random(zlib.crc32(seed_text.encode()))
+
+
+def search(diff, symbols, assume=(), fixed=None, tries: int = 300, seed_text: str = "", denominators=()) -> Found | None:
+    """Search small signed rationals for a witness at which some component of ``diff`` is certified nonzero.
+
+    ``fixed`` holds values (or function instances) given by the caller and kept in every candidate. The
+    search is deterministic: structured candidates first (all ones, alternating signs), then seeded random ones.
+    """
+    fixed = dict(fixed or {})
+    comps = components(diff)
+    free = [s for s in symbols if s not in fixed]
+    pools = {s: _allowed(s) for s in free}
+    _require_candidates(pools)
+    rng = _rng(seed_text)
+    seen = set()
+
+    def candidates():
+        yield {s: pools[s][0] for s in free}
+        yield {s: pools[s][k % min(2, len(pools[s]))] for k, s in enumerate(free)}
+        yield {s: pools[s][(k + 1) % min(2, len(pools[s]))] for k, s in enumerate(free)}
+        for n in range(tries):
+            width = 2 + min(n // 10, len(POOL))
+            yield {s: rng.choice(pools[s][:width]) for s in free}
+
+    for values in candidates():
+        key = tuple(values[s] for s in free)
+        if key in seen:
+            continue
+        seen.add(key)
+        witness = {**fixed, **values}
+        if not _respects(assume, witness):
+            continue
+        try:
+            found = _certify_at(comps, witness, denominators)
+        except NotEvaluable:
+            continue
+        if found is not None:
+            return found
+    return None
+
+
+def _require_candidates(pools) -> None:
+    empty = {s: pool for s, pool in pools.items() if not pool}
+    if empty:
+        said = "; ".join(f"{s} ({', '.join(sorted(p for p, v in s.assumptions0.items() if v and p != 'commutative'))})"
+                         for s in empty)
+        raise ValueError(f"no exact rational value respects the assumptions of {said}")
+
+
+def certify_witness(diff, witness: dict, assume=(), denominators=()) -> Found | None:
+    """Certify ``diff`` nonzero at one given witness (after checking it respects ``assume``)."""
+    if not _respects(assume, witness):
+        raise ValueError("witness does not satisfy the claim's assumptions")
+    try:
+        return _certify_at(components(diff), witness, denominators)
+    except NotEvaluable as exc:
+        raise ValueError(f"no witness: {exc}") from None
+
+
+#: test functions standing in for an undefined σ in numeric checks; each σ gets those that meet its assumptions
+TEST_FUNCTIONS = (
+    lambda t: sp.sin(t) + t**2 / 3,
+    lambda t: sp.exp(t / 2) - sp.Rational(1, 3),
+    lambda t: sp.tanh(t) * (1 + t),
+    lambda t: sp.exp(t / 2) + sp.Rational(1, 3),
+    lambda t: t**2 + 1 + sp.sin(t) / 2,
+    lambda t: -sp.exp(-t / 3) - sp.Rational(1, 2),
+)
+
+
+def stand_ins_for(f, applied_in=None) -> list:
+    """The stand-ins for ``f`` among :data:`TEST_FUNCTIONS` that meet every assumption of ``f``."""
+    t = sp.Dummy("t", real=True)
+    chosen = [sp.Lambda(t, make(t)) for make in TEST_FUNCTIONS]
+    chosen = [lam for lam in chosen if function_problem(f, lam, applied_in) is None]
+    if not chosen:
+        raise ValueError(f"no test function meets the assumptions of {f.__name__}")
+    return chosen
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """What a numeric check saw: the largest |lhs − rhs|, the points used, a certified disagreement, or a
+    disagreement that could not be certified (then there is no verdict, only this description)."""
+
+    worst: float
+    used: int
+    found: Found | None = None
+    uncertified: str = ""
+
+
+def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denominators=()) -> Sampled:
+    """Evaluate ``diff`` at seeded exact rational points; report the agreement or the disagreement seen.
+
+    A point where the sides differ is handed to the certifier: certified, it is a refutation (``found``);
+    not certified, the check has no verdict (``uncertified`` says where). Agreement is evidence only.
+    """
+    rng = _rng("check:" + seed_text)
+    comps = components(diff)
+    pools = {s: _allowed(s) for s in symbols}
+    _require_candidates(pools)
+    stand_ins = {f: stand_ins_for(f, diff) for f in funcs}
+    worst = 0.0
+    used = 0
+    for n in range(points * 4):
+        if used >= points:
+            break
+        witness = {}
+        for s in symbols:
+            v = sp.Rational(rng.randint(-40, 40), rng.randint(1, 12))
+            try:
+                witness[s] = exact_value("", s, v)
+            except ValueError:
+                witness[s] = rng.choice(pools[s])
+        for k, f in enumerate(funcs):
+            witness[f] = stand_ins[f][(n + k) % len(stand_ins[f])]
+        if not _respects(assume, witness):
+            continue
+        try:
+            values = [residual_at(comp, witness, denominators) for _, comp in comps]
+        except NotEvaluable:
+            continue
+        used += 1
+        for (index, comp), value in zip(comps, values):
+            if value == 0:
+                continue
+            try:
+                magnitude = abs(complex(sp.N(value, 30)))
+            except (TypeError, ValueError, ArithmeticError):
+                magnitude = float("nan")
+            # however small, a residual that is not exactly zero may be certified nonzero: then it is no agreement
+            found = _certify_at([(index, comp)], witness, denominators) if not value.free_symbols else None
+            if found is not None:
+                return Sampled(magnitude, used, found)
+            if magnitude <= 1e-20:  # too close to zero to tell, and not certified: agreement as far as seen
+                worst = max(worst, magnitude)
+                continue
+            at = ", ".join(f"{k} = {sp.sstr(v)}" for k, v in witness.items() if isinstance(k, sp.Symbol))
+            size = "not a finite number" if magnitude != magnitude or magnitude == float("inf") else f"{magnitude:.1e}"
+            return Sampled(magnitude, used, None, f"the sides differ at {at or 'the sample'} (|lhs - rhs| ≈ {size}), "
+                                                  f"but the difference could not be certified")
+    return Sampled(worst, used)

@@ -1,0 +1,329 @@
+"""Exercises a reader can do: an answer cell checked by the kernel, with a short message instead of a traceback.
+
+Each exercise of a notebook has an answer cell: a placeholder (``answer = ...``) the reader replaces, and a
+check, ``derive.exercise("5.1", answer, expect="proved")``. The check says one of three things, never raising:
+
+- the answer is still ``...``: what to fill in;
+- right: the verdict and how the kernel got it;
+- not yet: the kernel's counterexample (``refuted at a = 1, b = -1: exact residual -1``), or what it tried
+  (``no strategy reduced lhs - rhs to zero; tried: structural, expand, sign-split, rational, simplify``).
+
+An answer is a claim or a chain (judged by its verdict), a set of the symmetries an activation keeps
+(``activation=``: judged by :func:`derive.classify`), or a plain value (judged against ``expect``). Answers are
+the reader's, not the suite's: the claims an answer makes are left out of the notebook's claim table.
+
+In IPython, :func:`install` (run when ``derive`` is imported in a shell, and by the forked kernels) shows an
+:class:`~derive.kernel.claims.ExpectationError` as its one-line message, not a traceback: a claim written with
+``expect=`` in an answer cell that misses it says so briefly. The cell still fails, so a notebook whose claim
+misses its expectation still fails ``derive check`` and nbval.
+"""
+from __future__ import annotations
+
+import html
+import re
+import sys
+
+import sympy as sp
+
+from ..kernel import registry
+from ..kernel import describe
+from ..kernel.chains import Chain
+from ..kernel.claims import Claim, ExpectationError, Statement
+from ..kernel.verdict import Verdict
+
+__all__ = ["Feedback", "exercise", "install", "short_error", "step_of", "used_by"]
+
+#: marks of the three outcomes
+_MARK = {True: "✔", False: "✘", None: "✎"}
+_COLOUR = {True: "#1a7f37", False: "#b35900", None: "#6e7781"}
+_WHAT = {Verdict.PROVED: "a claim that should be proved", Verdict.REFUTED: "a claim that should be refuted",
+         Verdict.CHECKED: "a claim that should be checked", Verdict.UNPROVEN: "a claim"}
+
+
+def step_of(stem: str) -> str:
+    """The step a notebook is, as exercises are numbered: ``05_symmetry_breaking`` -> ``"5"``, ``08_…`` -> ``"B2"``.
+
+    Notebooks 00–06 are the paper's steps 0–6; 07 onwards are the steps beyond it, B1, B2, …
+
+    >>> step_of("00_overview"), step_of("05_symmetry_breaking"), step_of("10_numeric_crosscheck")
+    ('0', '5', 'B4')
+    """
+    m = re.match(r"(\d\d)_", stem or "")
+    if not m:
+        raise ValueError(f"step_of: expected a notebook name such as 05_symmetry_breaking, got {stem!r}")
+    n = int(m.group(1))
+    return str(n) if n <= 6 else f"B{n - 6}"
+
+
+class Feedback:
+    """What an exercise check says: ``ok`` is True (right), False (not yet) or None (not answered yet).
+
+    In a notebook it shows as a short block (HTML, and the same lines as plain text); ``str()`` is the text.
+    """
+
+    def __init__(self, number: str, ok, lines: list[str]):
+        self.number, self.ok, self.lines = number, ok, list(lines)
+
+    def __str__(self):
+        head = {True: "right", False: "not yet", None: "not answered yet"}[self.ok]
+        return "\n".join([f"{_MARK[self.ok]} Exercise {self.number}: {head}", *(f"  {ln}" for ln in self.lines)])
+
+    def __repr__(self):
+        return str(self)
+
+    def __bool__(self):
+        return self.ok is True
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        head = {True: "right", False: "not yet", None: "not answered yet"}[self.ok]
+        body = "".join(f'<div class="tex2jax_ignore">{html.escape(ln)}</div>' for ln in self.lines)
+        state = {True: "right", False: "wrong", None: "blank"}[self.ok]
+        page = (f'<div class="derive-exercise derive-exercise-{state}" data-exercise="{html.escape(self.number)}" '
+                f'style="border-left:4px solid {_COLOUR[self.ok]};padding:2px 10px">'
+                f'<strong style="color:{_COLOUR[self.ok]}">{_MARK[self.ok]} Exercise {html.escape(self.number)}: '
+                f'{head}</strong>{body}</div>')
+        return {"text/plain": str(self), "text/html": page}
+
+
+def _verdicts(expect) -> bool:
+    """Whether ``expect`` names a verdict, or one per answer."""
+    names = {v.value for v in Verdict}
+    items = expect if isinstance(expect, (list, tuple)) else [expect]
+    return bool(items) and all(isinstance(e, Verdict) or (isinstance(e, str) and e in names) for e in items)
+
+
+def _blank(answer) -> bool:
+    return answer is Ellipsis or answer is None
+
+
+def _verdict(where, value) -> Verdict:
+    if isinstance(value, Verdict):
+        return value
+    try:
+        return Verdict(value)
+    except ValueError:
+        raise ValueError(f"{where}: expect must be proved, refuted, checked or unproven; got {value!r}") from None
+
+
+def _tried(claim: Claim) -> str:
+    names = [a.split(":")[0] for a in claim.evidence.attempts if ":" in a]
+    names = list(dict.fromkeys(names))
+    return f"; tried: {', '.join(names)}" if names else ""
+
+
+def _aim(claim: Claim, want: Verdict, witness):
+    """The attempt aimed at ``want`` (its expectation ignored: the check compares verdicts itself)."""
+    if want is Verdict.PROVED:
+        claim._attempt(lambda: claim.prove())
+    elif want is Verdict.REFUTED:
+        claim._attempt(lambda: claim.refute(witness))
+    elif want is Verdict.CHECKED:
+        claim._attempt(lambda: claim.check())
+
+
+def _how(statement) -> str:
+    return describe.how(statement.record())
+
+
+def _at_witness(claim: Claim, witness) -> str:
+    """When a given witness makes both sides equal: say so (a witness must make them differ)."""
+    try:
+        diff = claim.difference
+        values = {k: sp.nsimplify(v) if isinstance(k, sp.Symbol) else v for k, v in witness.items()}
+        from ..kernel.witness import evaluate_at
+
+        at = evaluate_at(diff, values)
+        zero = at.is_zero_matrix if isinstance(at, sp.MatrixBase) else sp.simplify(at) == 0
+    except Exception:  # a witness the kernel refused says why itself
+        return ""
+    if not zero:
+        return ""
+    shown = ", ".join(f"{k} = {v}" for k, v in witness.items())
+    return f"at {shown} both sides are equal (lhs - rhs = 0): a witness must make them differ"
+
+
+def _judge_statement(answer: Statement, want: Verdict, witness) -> tuple[bool, str]:
+    name = answer.identifier
+    if isinstance(answer, Claim) and answer.verdict is not want and not answer.verdict.is_certain:
+        try:
+            _aim(answer, want, witness)
+        except (ExpectationError, ValueError, TypeError) as exc:
+            return False, f"{name}: {exc}"
+    got = answer.verdict
+    if got is want:
+        joint = " is " if want is Verdict.REFUTED else f" is {want.value} " if want is Verdict.PROVED else ": "
+        return True, f"{name}{joint}{_how(answer)}"
+    if got is Verdict.UNPROVEN and isinstance(answer, Chain):
+        return False, f"{name} is not proved: {_how(answer)}"
+    if got is Verdict.REFUTED:
+        return False, f"{name} should be {want.value}, but it is false: {_how(answer)}"
+    if got is Verdict.PROVED:
+        return False, f"{name} should be {want.value}, but it holds: {_how(answer)}, so no witness refutes it"
+    if isinstance(answer, Claim) and want is Verdict.PROVED:
+        tried = _tried(answer)
+        _quietly(answer.refute, answer)  # a counterexample says more than the strategies that failed
+        if answer.verdict is Verdict.REFUTED:
+            return False, f"{name} should be proved, but it is false: {_how(answer)}"
+        return False, f"{name} is not proved: no strategy reduced lhs - rhs to zero{tried}"
+    if isinstance(answer, Claim) and want is Verdict.REFUTED:
+        said = _at_witness(answer, witness) if witness else ""
+        if said:
+            return False, f"{name} is not refuted: {said}"
+        _quietly(answer.prove, answer)
+        if answer.verdict is Verdict.PROVED:
+            return False, f"{name} should be refuted, but it holds: {_how(answer)}"
+        return False, f"{name} is not refuted: no certified witness found; try one of your own (witness={{…}})"
+    return False, f"{name} should be {want.value}, but it is {got.value}: {_how(answer)}"
+
+
+def _quietly(attempt, answer) -> None:
+    """Try the other verdict, for a message that says more; a refusal leaves the answer as it was."""
+    try:
+        answer._attempt(attempt)
+    except (ValueError, TypeError):
+        pass
+
+
+def _judge_prediction(answer, activation, name) -> tuple[bool, list[str]]:
+    from ..classifier.classification import SYMMETRIES, TITLES
+    from ..classifier.classify import classify
+
+    if isinstance(answer, str) or not hasattr(answer, "__iter__"):
+        return False, [f"the answer should be a set of symmetries ({', '.join(SYMMETRIES)}), got {answer!r}"]
+    said = set(answer)
+    unknown = sorted(str(s) for s in said if s not in SYMMETRIES)
+    if unknown:
+        return False, [f"unknown symmetr{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)}; "
+                       f"the three are {', '.join(SYMMETRIES)}"]
+    found = classify(activation, prefix="answer", name=name)
+    lines, ok = [], True
+    for key, f in found.findings.items():
+        if f.holds is None:
+            ok = False
+            lines.append(f"{TITLES[key]}: undecided ({f.certificate()})")
+        elif f.holds != (key in said):
+            ok = False
+            lines.append(f"{TITLES[key]}: {'kept' if f.holds else 'broken'}, not {'broken' if f.holds else 'kept'}: "
+                         f"{f.certificate()}")
+    if ok:
+        kept = [TITLES[k] for k, f in found.findings.items() if f.holds]
+        who = name or f"σ(z) = {sp.sstr(found.expr)}"
+        lines.append(f"{who} keeps " + (", ".join(kept) if kept else "none of the three symmetries"))
+    return ok, lines
+
+
+def _judge_value(answer, expect) -> tuple[bool, str]:
+    iterable = hasattr(answer, "__iter__") and not isinstance(answer, (str, bytes, dict))
+    if iterable and hasattr(expect, "__iter__") and not isinstance(expect, (str, bytes, dict)):
+        given, wanted = list(dict.fromkeys(answer)), list(dict.fromkeys(expect))
+        missing = [w for w in wanted if w not in given]
+        extra = [g for g in given if g not in wanted]
+        if not missing and not extra:
+            return True, f"all {len(wanted)}: {', '.join(map(str, wanted))}"
+        parts = ([f"{len(missing)} missing"] if missing else []) + ([f"not one of them: {', '.join(map(str, extra))}"]
+                                                                    if extra else [])
+        return False, "; ".join(parts)
+    if answer == expect:
+        return True, f"{answer!r}"
+    return False, f"{answer!r} is not it"
+
+
+def exercise(number: str, *answers, expect=None, activation=None, name=None, witness=None) -> Feedback:
+    """Check the answer(s) to exercise ``number``: a short :class:`Feedback`, never an exception.
+
+    ``answers``: claims or chains, with ``expect`` the verdict each should get (one, or one per answer);
+    with ``activation=`` (a name or a text in ``z``), the set of symmetries the gated layer with it keeps
+    (``"exchange"``, ``"scale_positive"``, ``"scale_nonzero"``), judged by :func:`derive.classify` (``name``: how
+    the message calls it); otherwise a
+    plain value, judged against ``expect`` (lists and sets as sets). ``witness``: the values a claim expected to
+    be refuted is refuted at. An answer still ``...`` (or ``None``) is not judged: the check says what to fill in.
+
+    >>> import derive
+    >>> a, b = derive.real("a b")
+    >>> relu = derive.activation("relu")
+    >>> print(exercise("0.2", derive.claim("doc.answer", relu(a) * b, relu(b) * a), expect="refuted",
+    ...                witness={a: 1, b: 2}))
+    ✘ Exercise 0.2: not yet
+      doc.answer is not refuted: at a = 1, b = 2 both sides are equal (lhs - rhs = 0): a witness must make them differ
+    >>> print(exercise("0.2", ..., expect="refuted"))
+    ✎ Exercise 0.2: not answered yet
+      replace ... by your answer (a claim that should be refuted), then run the cell
+    """
+    if not isinstance(number, str) or not number:
+        raise TypeError(f"exercise: number must be a str such as \"5.1\", got {number!r}")
+    if not answers:
+        raise TypeError("exercise: give the answer, e.g. exercise(\"5.1\", answer, expect=\"proved\")")
+    before = {id(s) for s in registry.statements()}
+    try:
+        return _exercise(number, answers, expect, activation, name, witness)
+    finally:  # an answer is the reader's: its claims are not the notebook's
+        for st in registry.statements():
+            if id(st) not in before or any(st is a for a in answers):
+                registry._STATEMENTS.pop(st.identifier, None)
+
+
+def _exercise(number, answers, expect, activation, name, witness) -> Feedback:
+    where = f"exercise {number}"
+    statements = activation is None and (any(isinstance(a, Statement) for a in answers) or _verdicts(expect))
+    if statements:
+        wants = list(expect) if isinstance(expect, (list, tuple)) else [expect] * len(answers)
+        if len(wants) != len(answers):
+            raise ValueError(f"{where}: expect gives {len(wants)} verdicts for {len(answers)} answers")
+        wants = [_verdict(where, w) for w in wants]
+    lines, oks = [], []
+    for i, answer in enumerate(answers):
+        if _blank(answer):
+            what = (f" ({_WHAT[wants[i]]})" if statements else
+                    " (the set of symmetries it keeps)" if activation is not None else "")
+            lines.append(f"replace ... by your answer{what}, then run the cell")
+            oks.append(None)
+        elif activation is not None:
+            ok, said = _judge_prediction(answer, activation, name)
+            lines += said
+            oks.append(ok)
+        elif isinstance(answer, Statement):
+            ok, said = _judge_statement(answer, wants[i], witness)
+            lines.append(said)
+            oks.append(ok)
+        elif statements:
+            lines.append(f"the answer should be a claim (derive.claim(...)) or a chain, got {type(answer).__name__}")
+            oks.append(False)
+        else:
+            ok, said = _judge_value(answer, expect)
+            lines.append(said)
+            oks.append(ok)
+    ok = False if False in oks else None if None in oks else True
+    return Feedback(number, ok, lines)
+
+
+def used_by(records, identifier: str) -> list[str]:
+    """The identifiers of the records (a suite table's, or a list) that use ``identifier`` directly.
+
+    >>> used_by([{"id": "a.b", "uses": ["x.y"]}, {"id": "c.d", "uses": []}], "x.y")
+    ['a.b']
+    """
+    rows = getattr(records, "rows", None)
+    recs = [r for _, r in rows] if rows is not None else list(records)
+    return [r["id"] for r in recs if identifier in r.get("uses", ())]
+
+
+# -- IPython: an ExpectationError as one short block -------------------------------------------------------------
+def short_error(shell, etype, value, tb, tb_offset=None) -> list[str]:
+    """IPython's handler for :class:`ExpectationError`: the message alone, no traceback (the cell still fails)."""
+    stb = [f"{etype.__name__}: {value}"]
+    show = getattr(shell, "_showtraceback", None)
+    if show is not None:  # IPython 9 shows nothing of what a custom handler returns: show it here
+        show(etype, value, stb)
+    return stb
+
+
+def install(shell=None) -> bool:
+    """Show :class:`ExpectationError` in ``shell`` (default: the running IPython, if any) as one short block."""
+    if shell is None:
+        ipython = sys.modules.get("IPython")  # not imported: no shell to install in (and no import paid for)
+        shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None or not hasattr(shell, "set_custom_exc"):
+        return False
+    shell.set_custom_exc((ExpectationError,), short_error)
+    return True
+

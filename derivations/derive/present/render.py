@@ -1,0 +1,219 @@
+"""How claims, chains and tables show themselves in a notebook: HTML with LaTeX and a verdict badge.
+
+Every rendering is a pure function of the claim's data (no timings, no addresses) so that nbval can compare
+it. The machine-readable record travels beside it under :data:`MIME`.
+"""
+from __future__ import annotations
+
+import html
+import re
+
+
+from ..kernel import display
+from ..kernel.claims import Statement
+from ..kernel.describe import how
+from ..kernel.verdict import Verdict
+from .paper import record_of
+
+__all__ = ["MIME", "TABLE_MIME", "STYLE", "badge", "plain_markdown", "mimebundle", "folded", "html_table", "table_html", "statement_bundle",
+           "second_badge"]
+
+#: the MIME type of one claim's record in a notebook output
+MIME = "application/vnd.derive.claim+json"
+#: the MIME type of a claim table's records
+TABLE_MIME = "application/vnd.derive.claims+json"
+
+#: verdict -> (symbol, colour)
+STYLE = {v: (v.symbol, colour) for v, colour in zip(Verdict, ("#1a7f37", "#b35900", "#0969da", "#6e7781"))}
+#: longest automatic LaTeX shown for one side of a statement
+MAX_TEX = 360
+
+
+def badge(verdict: Verdict) -> str:
+    """An inline HTML badge for a verdict."""
+    symbol, colour = STYLE[verdict]
+    return (
+        f'<span class="derive-badge derive-{verdict.value}" style="background:{colour};color:#fff;'
+        f'padding:1px 7px;border-radius:9px;font-size:85%;font-weight:600">{symbol} {verdict.value}</span>'
+    )
+
+
+#: characters Markdown or MathJax would read as markup in plain text (``2*sqrt(2)*x`` is no emphasis)
+_MARKUP = str.maketrans({"*": "&#42;", "_": "&#95;", "`": "&#96;", "$": "&#36;", "\\": "&#92;"})
+
+
+def plain_markdown(text: str) -> str:
+    """Plain text made safe inside Markdown: HTML escaped, and no emphasis, code or math markers.
+
+    >>> plain_markdown("1/(200000*sqrt(pi))*x_1 < 2")
+    '1/(200000&#42;sqrt(pi))&#42;x&#95;1 &lt; 2'
+    """
+    return html.escape(text).translate(_MARKUP)
+
+
+def _tex_plain(text: str) -> str:
+    r"""A LaTeX statement made readable as plain text (a few symbols in Unicode; the rest left as written).
+
+    >>> _tex_plain(r"\sigma{\left(a \right)} b = \alpha \cdot b^{\top}")
+    'σ(a) b = α · bᵀ'
+    """
+    for tex_, text_ in _PLAIN_TEX:
+        text = text.replace(tex_, text_)
+    text = re.sub(r"\{\s*\(", "(", text)
+    text = re.sub(r"\)\s*\}", ")", text)
+    text = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", text))
+    return re.sub(r"[ \t]+", " ", text).strip()
+
+
+_PLAIN_TEX = [(r"\left", ""), (r"\right", ""), (r"\displaystyle", ""), (r"\sigma", "σ"), (r"\alpha", "α"),
+              (r"\beta", "β"), (r"\cdot", "·"), (r"\odot", "⊙"), (r"^{\top}", "ᵀ"), (r"^{T}", "ᵀ"), (r"\top", "ᵀ"),
+              (r"\leftrightarrow", "↔"), (r"\neq", "≠"), (r"\leq", "≤"), (r"\geq", "≥"), (r"\times", "×"),
+              (r"\,", " "), (r"\ ", " "), (r"\quad", " "), (r"\operatorname", ""), (r"\mathrm", "")]
+
+
+def _code(ident: str) -> str:
+    return f"<code>{html.escape(ident)}</code>"
+
+
+def _plain_html(text: str) -> str:
+    """Plain text inside HTML that MathJax must leave alone (a residual may hold a ``$``)."""
+    return f'<span class="tex2jax_ignore">{html.escape(text)}</span>'
+
+
+def mimebundle(record: dict, body_tex: str) -> dict:
+    """The output of one claim: HTML (badge, statement, how), LaTeX, plain text, and the JSON record.
+
+    The HTML is self-contained (inline styles, math as ``$$…$$`` and ``\\(…\\)`` for the viewer's MathJax), so
+    JupyterLab, VS Code, nbviewer and nbconvert all show the claim; every part is a pure function of the record.
+    """
+    verdict = Verdict(record["verdict"])
+    expect = record.get("expect")
+    notes = [_plain_html(how(record))]
+    if record["uses"]:
+        notes.append("uses " + ", ".join(_code(u) for u in record["uses"]))
+    if record.get("paper"):
+        notes.append("paper " + ", ".join(html.escape(p) for p in record["paper"]))
+    if expect:
+        notes.append("as expected" if expect == record["verdict"] else f"<strong>expected {expect}</strong>")
+    second = second_badge(record)
+    if second:
+        notes.append(second)
+    title = f" — {html.escape(record['title'])}" if record["title"] else ""
+    caption = rf" — \({html.escape(record['caption'])}\)" if record.get("caption") else ""
+    body = html.escape(body_tex)
+    scope = (f'<div class="derive-claim-scope">$$ \\small {html.escape(record["scope_tex"])} $$</div>'
+             if record.get("scope_tex") else "")
+    page = (
+        f'<div class="derive-claim" data-claim="{html.escape(record["id"])}">'
+        f'<div class="derive-claim-head">{badge(verdict)} <strong>{_code(record["id"])}</strong>{title}{caption}</div>'
+        f'<div class="derive-claim-statement">$$ {body} $$</div>'
+        f"{scope}"
+        f'<div class="derive-claim-how" style="font-size:85%;color:#57606a">{" · ".join(notes)}</div>'
+        "</div>"
+    )
+    latex = f"$$ {body_tex} $$"
+    expected = "" if not expect or expect == record["verdict"] else f" (expected {expect})"
+    plain = (f"[{verdict.value}] {record['id']}: {how(record)}{expected}\n"
+             f"    {_tex_plain(body_tex)}")
+    return {"text/html": page, "text/latex": latex, "text/plain": plain, MIME: record}
+
+
+#: a "how" longer than this shows its first words and folds the rest (the witness) into <details>
+FOLD = 90
+
+
+def folded(text: str, limit: int = FOLD) -> str:
+    """Plain text as HTML; when longer than ``limit``, a ``<details>`` whose summary says the verdict's gist.
+
+    A refutation keeps its certificate in the summary and folds the witness (``refuted at …: exact residual
+    -1`` shows ``refuted: exact residual -1``); other long text folds after its first ``limit`` characters.
+
+    >>> folded("by expand")
+    '<span class="tex2jax_ignore">by expand</span>'
+    >>> folded("refuted at " + "x = 1, " * 20 + "y = 0: exact residual -1").startswith("<details")
+    True
+    """
+    if len(text) <= limit:
+        return _plain_html(text)
+    m = re.match(r"refuted at (.+?): ((?:exact )?residual .*)$", text, flags=re.S)
+    if m:
+        summary, rest = f"refuted: {m.group(2)}", f"witness: {m.group(1)}"
+    else:
+        cut = text.rfind(" ", 0, limit)
+        cut = cut if cut > limit // 2 else limit
+        summary, rest = text[:cut] + " …", text
+    return (f'<details class="derive-fold"><summary>{_plain_html(summary)}</summary>'
+            f'{_plain_html(rest)}</details>')
+
+
+#: JupyterLab right-aligns the cells of HTML outputs (for numbers); text reads better from the left
+_LEFT = ' style="text-align:left;vertical-align:top"'
+
+
+def html_table(head, rows, *, kind: str, attrs: str = "") -> str:
+    """An HTML table: ``head`` a list of header cells (HTML), ``rows`` a list of ``(row attributes, cells)``.
+
+    ``kind`` names the table (``data-derive-table``) so that a page's tables can be checked against their data.
+    """
+    out = [f'<table class="derive-table derive-table-{kind}" data-derive-table="{kind}"{attrs}>',
+           "<thead><tr>" + "".join(f"<th{_LEFT}>{h}</th>" for h in head) + "</tr></thead><tbody>"]
+    for row_attrs, cells in rows:
+        out.append(f"<tr{row_attrs}>" + "".join(f"<td{_LEFT}>{c}</td>" for c in cells) + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+def table_html(records: list[dict]) -> str:
+    r"""An HTML table of claim records: identifier, verdict, how (the witness folded), uses.
+
+    >>> rec = {"id": "a.b", "verdict": "proved", "expect": None, "uses": [], "detail": "expand | x",
+    ...        "strategy": "expand"}
+    >>> '<span class="tex2jax_ignore">by expand | x</span></td>' in table_html([rec])
+    True
+    """
+    rows = []
+    for r in records:
+        verdict = Verdict(r["verdict"])
+        expected = ("" if not r.get("expect") or r["expect"] == r["verdict"]
+                    else f'<div class="derive-expected"><strong>expected {r["expect"]}</strong></div>')
+        uses = ", ".join(_code(u) for u in r["uses"]) or "—"
+        attrs = f' data-id="{html.escape(r["id"])}" data-verdict="{verdict.value}"'
+        rows.append((attrs, [_code(r["id"]), badge(verdict) + expected, folded(how(r)), uses]))
+    return html_table(["claim", "verdict", "how", "uses"], rows, kind="claims")
+
+
+def second_badge(record: dict) -> str:
+    """The second opinion's mark on a claim (HTML): ``Z3 ✓``, ``Z3 ✓ for d, m, n ≤ 2``, or why not.
+
+    Deterministic (no timings: the seconds stay in the machine record), so nbval can compare it.
+
+    >>> second_badge({"second_opinion": {"result": "agrees", "why": "for d, m ≤ 2"}})
+    '<span class="derive-second tex2jax_ignore" data-second="agrees">Z3 ✓ for d, m ≤ 2</span>'
+    >>> second_badge({"second_opinion": {"result": "outside fragment", "why": "a transcendental function (erf)"}}).endswith(
+    ...     ">Z3: outside the fragment — a transcendental function (erf)</span>")
+    True
+    >>> second_badge({})
+    ''
+    """
+    op = record.get("second_opinion")
+    if not op:
+        return ""
+    why = html.escape(op["why"])
+    if op["result"] == "agrees":
+        text, _, uninterpreted = op["why"].partition(" with ")
+        scope = " " + text[text.index("for "):] if text.startswith("for ") or ", for " in text else ""
+        mark = "Z3 ✓" + html.escape(scope + (" with " + uninterpreted if uninterpreted else ""))
+    elif op["result"] == "disagrees":
+        mark = f"<b>Z3 ✗ disagrees</b> — {why}"
+    else:
+        mark = f"Z3: {'outside the fragment' if op['result'] == 'outside fragment' else op['result']} — {why}"
+    return f'<span class="derive-second tex2jax_ignore" data-second="{html.escape(op["result"])}">{mark}</span>'
+
+
+def statement_bundle(statement) -> tuple[dict, dict]:
+    """A claim's or chain's notebook output: :func:`mimebundle` of its record, its seconds as metadata."""
+    return (mimebundle(record_of(statement), statement.body_tex()),
+            {MIME: {"seconds": round(statement.evidence.seconds, 4)}})
+
+
+display.register(Statement, statement_bundle)
