@@ -1,58 +1,112 @@
-from derive.present import audit as audit_module
-from derive.present.audit import audit
+import json
+
+import pytest
+
+from derive import cli
+from derive.present.audit import audit, records_of_run
 
 
-def rec(ident, verdict="proved", paper=(), scope="", uses=(), expect=None):
+def rec(ident, verdict="proved", proves=(), scope="", uses=(), expect=None, paper=()):
     return {"id": ident, "verdict": verdict, "paper": list(paper), "scope": scope, "uses": list(uses),
-            "expect": expect}
+            "expect": expect, "proves": [list(p) for p in proves]}
 
 
 def row(records, item):
     return next(r for r in audit(records).rows if r["item"] == item)
 
 
-def test_an_item_proved_at_every_size_says_so():
+def way(records, item, arrow="⇒"):
+    return row(records, item)["directions"][arrow]
+
+
+def test_a_direction_proved_at_every_size_says_so():
+    r = row([rec("kv.x", proves=[("1.1", "⇒")], scope="every size")], "1.1")
+    assert r["scope"] == "every size"
+    assert r["directions"] == {"⇒": {"status": "yes", "scope": "every size", "claims": ["kv.x"]}}
+
+
+def test_an_item_no_claim_concludes_is_no_whatever_claims_it_has():
     r = row([rec("kv.x", paper=["1.1"], scope="every size")], "1.1")
-    assert (r["claims"], r["scope"], r["directions"], r["rests"]) == (1, "every size", "(one way)", "yes")
+    assert r["directions"]["⇒"] == {"status": "no", "scope": "—", "claims": []} and r["scope"] == "—"
 
 
-def test_an_item_stated_for_every_size_but_proved_at_small_sizes_says_not_every_size():
-    r = row([rec("kv.x", paper=["1.1"], scope="d=2, m=2, n=2")], "1.1")
-    assert r["scope"] == "sizes d=2, m=2, n=2 (not every size)"
+def test_the_scope_is_the_narrowest_of_everything_a_direction_rests_on():
+    records = [rec("kv.x", proves=[("1.1", "⇒")], scope="every size", uses=["kv.y"]),
+               rec("kv.y", scope="d=2, m=2, n=2")]
+    assert way(records, "1.1")["scope"] == "sizes d=2, m=2, n=2"
+    records[1]["scope"] = "every size"  # changing one record's scope changes the row
+    assert way(records, "1.1")["scope"] == "every size"
 
 
-def test_a_proof_resting_on_an_unproved_claim_is_flagged():
-    records = [rec("kv.x", paper=["1.1"], scope="every size", uses=["kv.y"]), rec("kv.y", verdict="unproven")]
-    assert row(records, "1.1")["rests"] == "no: something used is not proved"
+def test_scalar_conclusions_of_an_every_size_item_say_they_are_not_every_size():
+    assert way([rec("gated.one_unit", proves=[("5.3", "⇒")])], "5.3")["scope"] == "scalar only, not every size"
+    assert way([rec("lemma.x", proves=[("6.1", "⇒")])], "6.1")["scope"] == "scalar"
 
 
-def test_both_directions_need_every_named_claim_proved():
-    both = [rec("gated.exchange_one_unit", paper=["5.3"]), rec("gated.exchange_per_unit.any_size", paper=["5.3"])]
-    assert row(both, "5.3")["directions"] == "⇒ yes, ⇐ yes"
-    one = [both[0], rec("gated.exchange_per_unit.any_size", verdict="unproven", paper=["5.3"])]
-    assert row(one, "5.3")["directions"] == "⇒ yes, ⇐ no"
+def test_a_one_way_item_has_one_direction_and_an_iff_two():
+    assert list(row([], "1.1")["directions"]) == ["⇒"]
+    assert list(row([], "5.3")["directions"]) == ["⇒", "⇐"]
 
 
-B3_IDS = ("gl_r.unit.r2.keeps_only_if", "gl_r.unit.r3.keeps_only_if", "gl_r.unit.r2.keeps_if", "gl_r.unit.r3.keeps_if",
-          "gl_r.relu_only_if.r2", "gl_r.relu_only_if.r3", "gl_r.silu_only_if.r2", "gl_r.silu_only_if.r3",
-          "gl_r.zero_line.r2", "gl_r.identity_if.d", "gl_r.relu_if.e", "gl_r.silu_if.f")
+def test_the_item_scope_is_the_narrowest_direction():
+    records = [rec("a", proves=[("5.3", "⇒")], scope="every size"), rec("b", proves=[("5.3", "⇐")], scope="d=2")]
+    assert row(records, "5.3")["scope"] == "sizes d=2"
 
 
-def test_a_direction_with_a_step_no_claim_mechanizes_is_only_partly(monkeypatch):
-    records = [rec(i, paper=["B3"]) for i in B3_IDS]
-    assert row(records, "B3")["directions"] == "⇒ yes, ⇐ yes"
-    monkeypatch.setitem(audit_module.PARTLY, "B3", ("⇒", "a step said in words"))
-    r = row(records, "B3")
-    assert r["directions"] == "⇒ partly, ⇐ yes" and "not mechanized: a step said in words" in r["rests"]
+def test_a_proof_resting_on_an_unproved_claim_is_only_partly():
+    records = [rec("kv.x", proves=[("1.1", "⇒")], scope="every size", uses=["kv.y"]), rec("kv.y", verdict="unproven")]
+    assert way(records, "1.1")["status"] == "partly"
+    assert way([rec("kv.x", proves=[("1.1", "⇒")], uses=["kv.missing"])], "1.1")["status"] == "partly"
 
 
-def test_claims_without_a_paper_field_count_by_their_identifier():
-    assert row([rec("gated.exchange.relu", verdict="refuted")], "5.3")["claims"] == 1
+def test_an_unproved_conclusion_is_no_and_one_of_two_is_partly():
+    assert way([rec("a", verdict="unproven", proves=[("5.3", "⇐")])], "5.3", "⇐")["status"] == "no"
+    two = [rec("a", proves=[("5.3", "⇐")]), rec("b", verdict="unproven", proves=[("5.3", "⇐")])]
+    assert way(two, "5.3", "⇐")["status"] == "partly"
 
 
-def test_a_case_refuted_as_expected_is_a_step_of_the_argument_but_an_unexpected_one_is_not():
-    records = [rec(i, paper=["B3"]) for i in B3_IDS]
-    fails = rec("gl_r.zero_line.r3", verdict="refuted", paper=["B3"], expect="refuted")
-    assert row(records + [fails], "B3")["directions"] == "⇒ yes, ⇐ yes"
-    surprise = rec("gl_r.zero_line.r3", verdict="refuted", paper=["B3"], expect="proved")
-    assert row(records + [surprise], "B3")["directions"] == "⇒ no, ⇐ yes"
+def test_a_case_refuted_as_expected_is_a_step_but_an_unexpected_one_is_not():
+    fails = rec("a", verdict="refuted", expect="refuted", proves=[("B3", "⇒")])
+    assert way([fails], "B3")["status"] == "yes"
+    surprise = rec("a", verdict="refuted", expect="proved", proves=[("B3", "⇒")])
+    assert way([surprise], "B3")["status"] == "no"
+
+
+def test_numeric_evidence_is_said_to_be_evidence():
+    r = way([rec("crosscheck.x", verdict="checked", expect="checked", proves=[("B4", "⇒")], scope="d=64")], "B4")
+    assert r == {"status": "yes", "scope": "numeric evidence at sizes d=64", "claims": ["crosscheck.x"]}
+
+
+def test_cited_facts_are_listed_and_never_a_direction():
+    r = row([], "4.3")
+    assert r["cited"] and r["directions"]["⇒"]["status"] == "no"
+
+
+def test_records_of_a_run_are_read_from_check_json_and_refused_otherwise():
+    text = json.dumps([{"notebook": "01", "claims": [rec("kv.x", proves=[("1.1", "⇒")], scope="every size")],
+                        "not_run": []}])
+    assert records_of_run(text)[0]["id"] == "kv.x"
+    for bad in ("{", "{}", "[1]"):
+        with pytest.raises(ValueError, match="derive check --json"):
+            records_of_run(bad)
+
+
+def test_derive_audit_json_from_a_run(tmp_path, capsys):
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps([{"notebook": "01", "claims": [rec("kv.x", proves=[("1.1", "⇒")], scope="every size")],
+                                "not_run": []}]))
+    assert cli.main(["audit", "--json", "--from", str(run)]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    one = next(r for r in rows if r["item"] == "1.1")
+    assert one["scope"] == "every size" and one["directions"]["⇒"]["claims"] == ["kv.x"]
+    assert set(one) == {"item", "says", "scope", "directions", "cited"}
+    assert cli.main(["audit", "--from", str(run)]) == 0
+    assert "1.1" in capsys.readouterr().out
+
+
+def test_derive_audit_refuses_a_file_that_is_not_a_run(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json")
+    assert cli.main(["audit", "--from", str(bad)]) != 0
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "derive check --json" in err

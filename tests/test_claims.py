@@ -498,3 +498,15 @@ def test_evidence_as_dict():
     assert ev.as_dict() == {"strategy": "expand", "detail": "expand", "witness": {}, "residual": "",
                             "enclosure": "", "seconds": 0.1235}
     assert "seconds" not in ev.as_dict(timings=False)
+
+
+def test_proves_names_an_item_and_a_direction():
+    a = sp.Symbol("a", real=True)
+    assert derive.claim("proves.one_way", a, a, proves="1.1").record()["proves"] == [["1.1", "⇒"]]
+    both = derive.chain("proves.both", (a, a), proves=[("5.3", "⇒"), ("6.1", "⇐")])
+    assert both.record()["proves"] == [["5.3", "⇒"], ["6.1", "⇐"]]
+    for bad in [("5.3", "<="), ("5.3",), ("", "⇒"), (5.3, "⇒"), [("5 3", "⇒")]]:
+        with pytest.raises(ValueError, match="proves names a paper item and a direction"):
+            derive.claim("proves.bad", a, a, proves=bad)
+    with pytest.raises(TypeError, match="proves must be"):
+        derive.claim("proves.bad", a, a, proves=5.3)

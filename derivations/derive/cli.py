@@ -271,6 +271,27 @@ def cmd_build(args) -> int:
     return status
 
 
+def cmd_audit(args) -> int:
+    """The audit of the paper's items, from a run's records (``--from``) or the committed notebooks' outputs."""
+    from .present.audit import audit, records_of_run
+
+    if args.source:
+        text = sys.stdin.read() if args.source == "-" else _read(args.source)
+        records = records_of_run(text)
+    else:
+        records = [r for _, r in runner.suite_table(args.root, exclude=()).rows]
+    result = audit(records)
+    print(json.dumps(result.json(), indent=1, ensure_ascii=False) if args.json else result)
+    return 0
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+
+
 def parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -309,6 +330,16 @@ def parser() -> argparse.ArgumentParser:
     k.add_argument("--budget", type=float, default=30.0, metavar="SECONDS",
                    help="wall-clock seconds for the whole classification (default: 30)")
     k.set_defaults(func=cmd_classify)
+    a = sub.add_parser("audit", help="what the claims conclude of each paper item, both ways, and at which sizes",
+                       description="One row per paper item: each direction's status (yes, partly, no), its scope "
+                       "(the narrowest of the proofs it rests on) and its claims, read from the claims' proves= and "
+                       "the records of a run.")
+    a.add_argument("--from", dest="source", metavar="RUN",
+                   help="a file written by `derive check --json`, or - for standard input (default: the committed "
+                   "notebooks' outputs)")
+    a.add_argument("--root", default="notebooks", help="folder of the notebooks (default: notebooks)")
+    a.add_argument("--json", action="store_true", help="print the rows as JSON")
+    a.set_defaults(func=cmd_audit)
     b = sub.add_parser("build", help="re-run every notebook, print the verdicts, write the static site")
     notebook_args(b)
     b.add_argument("--out", default="site", help="folder of the site (default: site)")

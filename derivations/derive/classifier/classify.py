@@ -344,8 +344,9 @@ class _Context:
     """One activation being classified: σ, how its claims are named, its pieces (if it is a piecewise polynomial)
     and the witnesses worth trying for each symmetry."""
 
-    def __init__(self, expr, prefix, name, tex, tries, analyse=True):
+    def __init__(self, expr, prefix, name, tex, tries, analyse=True, proves=()):
         self.expr, self.prefix, self.name, self.tex, self.tries = expr, prefix, name, tex, tries
+        self.proves = proves
         self.s = sp.Lambda(z, expr)
         self.forms: dict = {}
         self.pieces = None
@@ -523,7 +524,7 @@ def _layer_claim(key, ctx, unit) -> Claim:
     glhs, grhs = _layer_sides(key, ctx.s)
     layer_tex = _LAYER_TEX[key] + _CONDITION[key] + rf"\quad (d = m = {D})"
     return Claim(f"{ctx.prefix}.{ctx.name}.{key}", glhs, grhs, uses=(unit.identifier,),
-                 title=f"{TITLES[key]}, whole layer", statement=layer_tex)
+                 title=f"{TITLES[key]}, whole layer", statement=layer_tex, proves=ctx.proves)
 
 
 def _decide(key, ctx, units) -> Finding:
@@ -556,7 +557,7 @@ def _decide(key, ctx, units) -> Finding:
         reduction = _reduction(ctx.prefix, key)
         terms = _arguments(key)
         layer = _LayerChain(f"{ctx.prefix}.{ctx.name}.{key}", (glhs - grhs)[0, 0], uses=(unit.identifier,),
-                            expect=None, title=f"{TITLES[key]}, whole layer")
+                            expect=None, title=f"{TITLES[key]}, whole layer", proves=ctx.proves)
         left, right = _LAYER_TEX[key].split(" = ")
         layer.shown = (f"{left} - {right}", _SUM_TEX[key], "0")
         layer.step(sp.Add(*[f * _unit_difference(key, ctx.s, a, b) for a, b, f in terms]),
@@ -593,7 +594,8 @@ def _undecided(key, ctx, unit, reason, claims) -> Finding:
 
 
 # -- entry point ----------------------------------------------------------------------------------------------
-def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, budget=DEFAULT_SECONDS, tries=120):
+def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, budget=DEFAULT_SECONDS, tries=120,
+             proves=()):
     """Decide exchange and inverse-scaling symmetry of the gated layer for the activation ``sigma``.
 
     Decided (each symmetry proved or refuted, never left open) for every σ built from polynomials with rational
@@ -609,6 +611,7 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
     label : how tables name it (default: ``name``)
     prefix : the claims are ``{prefix}.{name}.{symmetry}`` (the layer) and ``….unit`` (one unit)
     expect : ``{symmetry: verdict}`` expected of the layer claims (and of the unit claims they rest on)
+    proves : which direction of which paper item each layer claim concludes (as for :func:`derive.claim`)
     budget : wall-clock seconds for the whole classification (``None``: no limit of its own); what is not decided
         when it runs out is undecided, "out of time after N s". ``tries``: witness candidates searched
 
@@ -645,14 +648,14 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
     expected = _expectations(where, expect)
     tex = sp.latex(expr)
     tex = tex if len(tex) <= 120 else ""
-    ctx = _Context(expr, prefix, name, tex, tries, analyse=False)
+    ctx = _Context(expr, prefix, name, tex, tries, analyse=False, proves=proves)
     findings: dict = {}
     units: dict = {}
     reason = ""
     try:
         with time_budget(budget):
             _require_real(where, expr)
-            ctx = _Context(expr, prefix, name, tex, tries)
+            ctx = _Context(expr, prefix, name, tex, tries, proves=proves)
             for key in SYMMETRIES:
                 findings[key] = _decide(key, ctx, units)
     except OutOfTime as exc:

@@ -45,12 +45,14 @@ class Chain(Statement):
 
     kind = "chain"
 
-    def __init__(self, identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="", paper=(), caption=""):
+    def __init__(self, identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="", paper=(), caption="",
+                 proves=()):
         self.start = _pair(f"chain({identifier!r})", start)
         self.equations = isinstance(self.start, tuple)
         self._steps: list[tuple] = []  # (expression, rule, detail or None, note)
         self._why: dict[int, str] = {}  # step index -> why it fails, when that is more than "does not hold"
-        super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption)
+        super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption,
+                         proves=proves)
         wellformed.check_statement(f"chain({identifier!r})", *self.assume)
 
     def content(self) -> tuple:
@@ -194,7 +196,8 @@ def conclusions(*chains) -> tuple:
     return sp.Matrix([eq[0] for eq in found]), sp.Matrix([eq[1] for eq in found])
 
 
-def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="", paper=(), caption="") -> Chain:
+def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="", paper=(), caption="",
+          proves=()) -> Chain:
     """Begin a checked derivation at ``start``; add steps with ``.step(expr, rule)``.
 
     Examples
@@ -205,4 +208,5 @@ def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title
     >>> ch.verdict
     <Verdict.PROVED: 'proved'>
     """
-    return Chain(identifier, start, assume=assume, uses=uses, expect=expect, title=title, paper=paper, caption=caption)
+    return Chain(identifier, start, assume=assume, uses=uses, expect=expect, title=title, paper=paper, caption=caption,
+                 proves=proves)

@@ -64,15 +64,42 @@ def _paper(where, paper) -> tuple[str, ...]:
     return items
 
 
+#: the two directions of an "if and only if": ⇒ (only if) and ⇐ (if); a one-way item has ⇒ only
+DIRECTIONS = ("⇒", "⇐")
+
+
+def _proves(where, proves) -> tuple[tuple[str, str], ...]:
+    """``proves=("5.3", "⇒")``, ``proves="1.1"`` (a one-way item: its ⇒) or a list of those, as pairs."""
+    if proves is None or proves == ():
+        return ()
+    if isinstance(proves, str) or (isinstance(proves, tuple) and proves and all(isinstance(p, str) for p in proves)):
+        proves = [proves]
+    if not isinstance(proves, (list, tuple)):
+        raise TypeError(f"{where}: proves must be an item such as \"1.1\", a pair such as (\"5.3\", \"⇒\"), "
+                        f"or a list of those; got {type(proves).__name__}")
+    out = []
+    for p in proves:
+        pair = (p, "⇒") if isinstance(p, str) else tuple(p) if isinstance(p, (tuple, list)) else None
+        if (pair is None or len(pair) != 2 or not isinstance(pair[0], str) or not pair[0] or " " in pair[0]
+                or pair[1] not in DIRECTIONS):
+            raise ValueError(f"{where}: proves names a paper item and a direction (⇒ or ⇐), "
+                             f"such as (\"5.3\", \"⇒\"); got {p!r}")
+        if pair not in out:
+            out.append(pair)
+    return tuple(out)
+
+
 class Statement:
     """What claims and chains share: identity, expectation, registry, rendering."""
 
     kind = "statement"
 
-    def __init__(self, identifier, *, uses=(), expect=None, title="", assume=(), paper=(), caption=""):
+    def __init__(self, identifier, *, uses=(), expect=None, title="", assume=(), paper=(), caption="", proves=()):
         where = f"{self.kind}({identifier!r})"
         self.identifier = require_identifier(self.kind, identifier)
         self.paper = _paper(where, paper)
+        #: which direction of which paper item the checked conclusion is (what the audit reads)
+        self.proves = _proves(where, proves)
         if not isinstance(caption, str):
             raise TypeError(f"{where}: caption must be a LaTeX str, got {type(caption).__name__}")
         self.caption = caption
@@ -179,6 +206,7 @@ class Statement:
             "scope": scope,
             "scope_tex": scope_tex,
             "paper": list(self.paper),  # as given; the presentation reads the rest off the identifier
+            "proves": [list(p) for p in self.proves],
             "caption": self.caption,
             "verdict": self.verdict.value,
             "expect": self.expect.value if self.expect else None,
@@ -207,7 +235,7 @@ class Claim(Statement):
     kind = "claim"
 
     def __init__(self, identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", statement=None, paper=(),
-                 caption=""):
+                 caption="", proves=()):
         where = f"claim({identifier!r})"
         require_expr(where, "lhs", lhs)
         require_expr(where, "rhs", rhs)
@@ -218,7 +246,8 @@ class Claim(Statement):
         self.lhs, self.rhs = lhs, rhs
         self.statement = statement  # shown as a caption beside the equation, never instead of it
         caption = caption or statement or ""
-        super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption)
+        super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption,
+                         proves=proves)
         _wellformed.check_statement(where, lhs, rhs, *self.assume)
 
     def content(self) -> tuple:
@@ -555,7 +584,7 @@ def _refutation(found, how, seconds) -> Evidence:
 
 
 def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", statement=None, paper=(),
-          caption="") -> Claim:
+          caption="", proves=()) -> Claim:
     """State ``lhs = rhs`` as a claim; nothing is tried until ``.prove()``, ``.refute()``, ``.check()``.
 
     Parameters
@@ -567,7 +596,10 @@ def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", st
     expect : the verdict it should get (e.g. ``Verdict.REFUTED`` for a statement expected to fail)
     title : a few words for readers; ``caption`` : LaTeX shown beside the equation (``statement`` is read as a
         caption too): the equation shown is always ``lhs = rhs`` as checked, printed from the two sides
-    paper : the PAPER.md items the claim mechanizes, e.g. ``"5.3"`` or ``["5.3", "6.1"]``
+    paper : the paper items the claim belongs to, e.g. ``"5.3"`` or ``["5.3", "6.1"]``
+    proves : which direction of which item its conclusion is, e.g. ``("5.3", "⇒")``, or ``"1.1"`` for a one-way
+        item (the audit reads only this: a direction's scope is the narrowest of the claims that prove it and of
+        everything they rest on)
 
     Examples
     --------
@@ -578,4 +610,4 @@ def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", st
     'sign-split'
     """
     return Claim(identifier, lhs, rhs, assume=assume, uses=uses, expect=expect, title=title, statement=statement,
-                 paper=paper, caption=caption)
+                 paper=paper, caption=caption, proves=proves)

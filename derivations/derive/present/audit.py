@@ -1,127 +1,159 @@
-"""The audit of PAPER.md: how the suite's claims mechanize each item, read from a run's records.
+"""The audit of the paper: for each item, what the suite's claims conclude, read from a run's records.
 
-Every row is derived from the claim records (their paper items, verdicts, scopes and ``uses``): nothing in the
-audit is typed by hand except the two directions of each ⇔ and the facts cited (the items are
-:data:`derive.present.paper.ITEMS`).
+A claim or chain says which direction of which item its checked conclusion is (``proves=("5.3", "⇒")``); the
+audit reads only that and the records. A direction is
+
+* ``yes`` when some claim concludes it and every claim that does is settled (proved, or refuted as expected: a
+  case the argument shows to fail) and rests, all the way down its ``uses``, on proved claims;
+* ``partly`` when some but not all of that holds; ``no`` when no claim concludes it, or none is settled.
+
+Its scope is the narrowest scope of the proofs it rests on, transitively: the sizes of any proof at explicit
+sizes (``"sizes d=2, m=2, n=2"``), else ``"every size"`` when a concluding claim is proved at every size, else
+``"scalar"`` (statements about numbers, with no size at all). An item's scope is the narrowest of its
+directions. Which items are an "if and only if", which the paper states at every size, and the standard facts
+it lets be cited are the paper's (:mod:`derive.present.paper`); nothing else here is typed by hand.
+
+>>> rows = audit([{"id": "a", "verdict": "proved", "expect": "proved", "uses": [], "scope": "every size",
+...                "proves": [["5.1", "⇒"]]}]).rows
+>>> row = next(r for r in rows if r["item"] == "5.1")
+>>> row["scope"], row["directions"]["⇒"]["status"], row["directions"]["⇒"]["claims"]
+('every size', 'yes', ['a'])
 """
 from __future__ import annotations
 
 import html
+import json
 
 from ..kernel import describe
-from . import paper, render
 from ..kernel.verdict import Verdict
+from . import paper, render
 
-__all__ = ["AUDIT_MIME", "DIRECTIONS", "PARTLY", "CITED", "EVERY_SIZE", "audit", "Audit"]
-
-#: item -> (claims for ⇒, claims for ⇐): identifiers or prefixes ending in "."; every one must be proved, or
-#: refuted as expected (a case the argument shows to fail)
-DIRECTIONS = {
-    "5.3": (["gated.exchange_one_unit"], ["gated.exchange_per_unit.any_size"]),
-    "5.4": (["gated.scaling_one_unit"], ["gated.scaling_per_unit.any_size"]),
-    "6.1": (["lemma.sigma_linear", "lemma.sigma_at_zero"], ["lemma.linear_satisfies_identity"]),
-    "6.2": (["lemma.sigma_linear"], ["lemma.linear_satisfies_identity"]),
-    "B1": (["homogeneous.positive_side", "homogeneous.negative_side", "homogeneous.at_zero",
-            "homogeneous.nonzero_linear"], ["homogeneous.converse", "homogeneous.linear_converse"]),
-    "B3": (["gl_r.unit.r2.keeps_only_if", "gl_r.unit.r3.keeps_only_if", "gl_r.relu_only_if.r2", "gl_r.relu_only_if.r3",
-            "gl_r.silu_only_if.r2", "gl_r.silu_only_if.r3", "gl_r.zero_line."],
-           ["gl_r.unit.r2.keeps_if", "gl_r.unit.r3.keeps_if", "gl_r.identity_if.", "gl_r.relu_if.", "gl_r.silu_if."]),
-}
-
-#: item -> (direction, the step of it that no claim mechanizes): that direction is then "partly", never "yes"
-PARTLY: dict[str, tuple[str, str]] = {}
-
-#: item -> a standard fact the item rests on that is cited, not proved
-CITED = {"4.3": "a matrix of rank ≤ r factors as C W (rank factorisation)"}
-
-#: items stated for every size (their claims must include one proved at every size)
-EVERY_SIZE = {"1.1", "2.1", "2.2", "3.1", "3.3", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3", "5.4", "B1", "B3"}
-
-
-def _settles(record) -> bool:
-    """A step of a direction's argument: a proof, or a refutation that was expected (a case shown to fail)."""
-    return record["verdict"] == Verdict.PROVED.value or (
-        record["verdict"] == Verdict.REFUTED.value and record.get("expect") == Verdict.REFUTED.value)
-
-
-def _matches(ident, patterns):
-    return any(ident == p or (p.endswith(".") and ident.startswith(p)) for p in patterns)
-
-
-def _closure_proved(ident, by_id, seen=None) -> bool:
-    seen = seen if seen is not None else set()
-    if ident in seen:
-        return True
-    seen.add(ident)
-    r = by_id.get(ident)
-    if r is None or r["verdict"] != Verdict.PROVED.value:
-        return False
-    return all(_closure_proved(u, by_id, seen) for u in r["uses"])
-
+__all__ = ["AUDIT_MIME", "audit", "Audit", "records_of_run"]
 
 #: the MIME type of the audit's rows
 AUDIT_MIME = "application/vnd.derive.audit+json"
-_HEAD = ["item", "says", "claims", "verdicts", "scope", "both directions", "rests on proved claims"]
+_HEAD = ["item", "says", "claims", "scope", "⇒ (only if)", "⇐ (if)", "cited"]
+#: scopes from the narrowest: explicit sizes, then scalar statements, then every size
+_RANK = {"sizes": 0, "scalar": 1, "every size": 2}
+
+
+def _settles(record) -> bool:
+    """A step of a direction's argument: a proof, a refutation that was expected (a case shown to fail), or numeric
+    evidence where evidence is what was expected (the numeric cross-check)."""
+    return record["verdict"] == Verdict.PROVED.value or (
+        record["verdict"] in (Verdict.REFUTED.value, Verdict.CHECKED.value) and record.get("expect") == record["verdict"])
+
+
+def _closure(records, by_id) -> tuple[list, bool]:
+    """Every record the given ones rest on (themselves included), and whether every one of them is there."""
+    seen, out, complete = set(), [], True
+    todo = list(records)
+    while todo:
+        r = todo.pop()
+        if r["id"] in seen:
+            continue
+        seen.add(r["id"])
+        out.append(r)
+        for u in r.get("uses") or ():
+            if u in by_id:
+                todo.append(by_id[u])
+            else:
+                complete = False
+    return out, complete
+
+
+def _scope(concluding, closure) -> str:
+    """The narrowest scope of the proofs a direction rests on (refutations show a case fails: they do not narrow)."""
+    proofs = [r for r in closure if r["verdict"] in (Verdict.PROVED.value, Verdict.CHECKED.value)]
+    sizes = sorted({r.get("scope") for r in proofs} - {"", None, "every size"})
+    evidence = "numeric evidence at " if any(r["verdict"] == Verdict.CHECKED.value for r in concluding) else ""
+    if sizes:
+        return evidence + "sizes " + "; ".join(sizes[:3]) + (" …" if len(sizes) > 3 else "")
+    if any(r.get("scope") == "every size" for r in concluding if r["verdict"] == Verdict.PROVED.value):
+        return "every size"
+    return "scalar"
+
+
+def _direction(item, arrow, records, by_id) -> dict:
+    concluding = [r for r in records if [item, arrow] in [list(p) for p in r.get("proves") or ()]]
+    if not concluding:
+        return {"status": "no", "scope": "—", "claims": []}
+    closure, complete = _closure(concluding, by_id)
+    settled = [r for r in concluding if _settles(r)]
+    below = [r for r in closure if r not in concluding]
+    rests = complete and all(r["verdict"] == Verdict.PROVED.value or _settles(r) for r in below)
+    status = "yes" if len(settled) == len(concluding) and rests else "partly" if settled else "no"
+    scope = _scope(concluding, closure)
+    if scope == "scalar" and item in paper.EVERY_SIZE:  # the paper says every size: numbers alone are not that
+        scope = "scalar only, not every size"
+    return {"status": status, "scope": scope, "claims": [r["id"] for r in concluding]}
+
+
+def _narrowest(scopes) -> str:
+    known = [s for s in scopes if s != "—"]
+    if not known:
+        return "—"
+    return min(known, key=lambda s: _RANK["scalar" if s.startswith("scalar") else s if s == "every size" else "sizes"])
 
 
 class Audit:
-    """One row per PAPER.md item; renders as an HTML table built from its rows (and as text)."""
+    """One row per paper item; shows as an HTML table built from its rows, as text, and as JSON."""
 
     def __init__(self, rows):
         self.rows = rows
 
     def _cells(self, r) -> list[str]:
-        verdicts = ", ".join(f"{n} {v}" for v, n in r["verdicts"]) or "—"
-        return [r["item"], r["says"], str(r["claims"]), verdicts, r["scope"], r["directions"], r["rests"]]
+        ways = [r["directions"].get(a) for a in ("⇒", "⇐")]
+        cells = [f"{w['status']} ({w['scope']})" if w and w["status"] != "no" else (w["status"] if w else "(one way)")
+                 for w in ways]
+        return [r["item"], r["says"], str(r["claims"]), r["scope"], *cells, "; ".join(r["cited"]) or "—"]
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         rows = [(f' data-item="{html.escape(r["item"])}"', [html.escape(c) for c in self._cells(r)]) for r in self.rows]
         table = render.html_table(_HEAD, rows, kind="audit")
         return {"text/html": table, "text/plain": str(self), AUDIT_MIME: [self._cells(r) for r in self.rows]}, {}
 
+    def json(self) -> list[dict]:
+        """The rows as ``derive audit --json`` prints them."""
+        return [{"item": r["item"], "says": r["says"], "scope": r["scope"], "directions": r["directions"],
+                 "cited": r["cited"]} for r in self.rows]
+
     def __str__(self):
-        wide = max((len(r["scope"]) for r in self.rows), default=0)
-        return "\n".join(f"{r['item']:>4}  {r['claims']:>3} claims  {r['scope']:<{wide}}  {r['directions']:<22} {r['rests']}"
-                         for r in self.rows)
+        cells = [self._cells(r) for r in self.rows]
+        wide = [max(len(c[k]) for c in cells) for k in (3, 4, 5)]
+        return "\n".join(f"{c[0]:>4}  {c[2]:>3} claims  {c[3]:<{wide[0]}}  ⇒ {c[4]:<{wide[1]}}  ⇐ {c[5]:<{wide[2]}}"
+                         + (f"  cited: {c[6]}" if c[6] != "—" else "") for c in cells).rstrip()
 
 
 def audit(records) -> Audit:
-    """The audit of every PAPER.md item from claim records (e.g. ``[r for _, r in derive.suite_table().rows]``)."""
+    """The audit of every paper item from claim records (e.g. ``[r for _, r in derive.suite_table().rows]``)."""
     records = list(records)
+    for r in records:
+        if not isinstance(r, dict) or not {"id", "verdict"} <= set(r):
+            raise TypeError(f"audit: expected claim records (dicts with id and verdict), got {r!r:.80}")
     by_id = {r["id"]: r for r in records}
     rows = []
     for entry in paper.ITEMS:
-        item, says = entry.id, entry.label
+        item = entry.id
         mine = [r for r in records if item in paper.items_of(r)]
-        proved = [r for r in mine if r["verdict"] == Verdict.PROVED.value]
-        if not mine:
-            scope = "—"
-        elif any(r.get("scope") == "every size" for r in proved):
-            scope = "every size"
-        else:
-            sizes = sorted({r.get("scope") for r in mine if r.get("scope")})
-            scope = ("sizes " + "; ".join(sizes[:3]) + (" …" if len(sizes) > 3 else "")) if sizes else "scalar statements"
-            if item in EVERY_SIZE:
-                scope += " (not every size)"
-        if item in DIRECTIONS:
-            ways = []
-            for arrow, patterns in zip("⇒⇐", DIRECTIONS[item]):
-                hits = [r for r in records if _matches(r["id"], patterns)]
-                ok = hits and all(_settles(r) for r in hits) and \
-                    all(any(_matches(r["id"], [p]) for r in hits) for p in patterns)
-                partly = PARTLY.get(item, ("", ""))[0] == arrow
-                ways.append(f"{arrow} {('partly' if partly else 'yes') if ok else 'no'}")
-            directions = ", ".join(ways)
-        else:
-            directions = "(one way)"
-        if not proved:
-            rests = "—" if not mine else "no proved claim"
-        else:
-            rests = "yes" if all(_closure_proved(r["id"], by_id) for r in proved) else "no: something used is not proved"
-        if item in CITED:
-            rests += f"; cited: {CITED[item]}"
-        if item in PARTLY:
-            rests += f"; not mechanized: {PARTLY[item][1]}"
-        rows.append({"item": item, "says": says, "claims": len(mine), "verdicts": describe.verdict_counts(mine),
-                     "scope": scope, "directions": directions, "rests": rests})
+        directions = {a: _direction(item, a, records, by_id) for a in paper.directions_of(item)}
+        rows.append({"item": item, "says": entry.label, "claims": len(mine),
+                     "verdicts": describe.verdict_counts(mine), "directions": directions,
+                     "scope": _narrowest([d["scope"] for d in directions.values()]),
+                     "cited": list(paper.CITED.get(item, []))})
     return Audit(rows)
+
+
+def records_of_run(text: str) -> list[dict]:
+    """The claim records in what ``derive check --json`` printed (a list of notebooks, each with its claims).
+
+    >>> records_of_run('[{"notebook": "01", "claims": [{"id": "a", "verdict": "proved"}], "not_run": []}]')
+    [{'id': 'a', 'verdict': 'proved'}]
+    """
+    try:
+        runs = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not the JSON that derive check --json prints: {exc}") from None
+    if not isinstance(runs, list) or not all(isinstance(r, dict) and isinstance(r.get("claims"), list) for r in runs):
+        raise ValueError("not the JSON that derive check --json prints: expected a list of notebooks with 'claims'")
+    return [c for r in runs for c in r["claims"]]

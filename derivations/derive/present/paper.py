@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Item", "Step", "ITEMS", "STEPS", "RULES", "item_of", "items_of", "step_of", "step_of_notebook",
-           "REFERENCES"]
+__all__ = ["Item", "Step", "ITEMS", "STEPS", "RULES", "BOTH_WAYS", "EVERY_SIZE", "CITED", "item_of", "items_of",
+           "directions_of", "record_of", "step_of", "step_of_notebook", "REFERENCES"]
 
 #: a copy of the numbered items of PAPER.md, each with a label short enough for a node of the blueprint
 _ITEMS = """
@@ -73,6 +73,22 @@ class Step:
 
 ITEMS = [Item(m.group(1), m.group(1).split(".")[0], m.group(2).strip())
          for m in re.finditer(r"^(\d\.\d|B\d)\s+(.+)$", _ITEMS, flags=re.M)]
+
+#: the items PAPER.md states as "if and only if": each has a ⇒ (only if) and a ⇐ (if) to prove
+BOTH_WAYS = frozenset({"5.3", "5.4", "6.1", "6.2", "B1", "B3"})
+#: the items PAPER.md states for every size (of d, m, n, r): a proof at some sizes proves them only there
+EVERY_SIZE = frozenset({"1.1", "2.1", "2.2", "3.1", "3.3", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3", "5.4", "B1", "B3"})
+#: standard facts an item rests on that PAPER.md allows to be cited rather than proved
+CITED = {"4.3": ["a matrix of rank ≤ r factors as C W (rank factorisation)"]}
+
+
+def directions_of(item: str) -> tuple[str, ...]:
+    """``("⇒", "⇐")`` for an "if and only if" of the paper, ``("⇒",)`` for a one-way statement.
+
+    >>> directions_of("5.3"), directions_of("1.1")
+    (('⇒', '⇐'), ('⇒',))
+    """
+    return ("⇒", "⇐") if item in BOTH_WAYS else ("⇒",)
 
 STEPS = [
     Step("1", "Key–value view", "01"), Step("2", "Query absorption", "02"), Step("3", "Bilinear attention", "03"),
