@@ -38,6 +38,7 @@ from .classification import (D, M, SYMMETRIES, TITLES, Classification, Classific
 from .parse import parse
 from .symbols import matrix, row
 from .verdict import Verdict
+from .wellformed import refuse_inexact
 from .witness import instance_problem
 
 __all__ = ["SYMMETRIES", "Finding", "Classification", "ClassificationTable", "classify", "classification_table"]
@@ -84,6 +85,7 @@ def _as_expr(where, sigma):
     else:
         raise TypeError(f"{where}: sigma must be a str, a SymPy expression in z or a Lambda, "
                         f"got {type(sigma).__name__}")
+    refuse_inexact(where, expr)
     if expr.atoms(sp.core.function.AppliedUndef):
         raise ValueError(f"{where}: sigma must be a concrete activation, not the generic σ")
     if expr.free_symbols - {z}:

@@ -18,7 +18,7 @@
 >>> refuse_inexact("claim('x')", a + sp.Float("1e-30"))
 Traceback (most recent call last):
 ...
-TypeError: claim('x'): holds the floating-point number 1.00000000000000e-30; write every number exactly, e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)
+derive.wellformed.Inexact: claim('x'): holds the floating-point number 1.00000000000000e-30; write every number exactly, e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from sympy.core.function import AppliedUndef
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
-__all__ = ["MAX_DEPTH", "refuse_inexact", "refuse_undefined", "refuse_same_names", "check_statement",
+__all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_same_names", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -42,12 +42,49 @@ def _nodes(expr):
         yield from sp.preorder_traversal(expr)
 
 
+class Inexact(TypeError, ValueError):
+    """A floating-point number where an exact value belongs. It is both a value of the wrong kind and no exact
+    value, so it is caught as either ``TypeError`` or ``ValueError``."""
+
+
+def inexact(value) -> str | None:
+    """Why ``value`` is not exact, or ``None``: the first floating-point number anywhere inside it (a Python
+    ``float`` or ``complex``, a SymPy ``Float``), in expressions and matrices, ``Tuple``, ``Piecewise`` and
+    ``Lambda`` objects, and lists, tuples and dicts of them. Every place a value enters uses this one check.
+
+    >>> t = sp.Symbol("t")
+    >>> inexact(sp.Lambda(t, sp.Piecewise((sp.Float(2) * t, t > 0), (0, True))))
+    'holds the floating-point number 2.00000000000000; write every number exactly, e.g. sp.Rational(\'1e-30\') rather than 1e-30, or sp.nsimplify(...)'
+    >>> inexact(sp.Matrix([[1, sp.Rational(1, 2)]])) is None
+    True
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (float, complex)):
+            found = repr(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+            continue
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+            continue
+        else:
+            found = next((sp.sstr(node) for node in _nodes(item) if isinstance(node, sp.Float)), None)
+            if found is None:
+                continue
+        return (f"holds the floating-point number {found}; write every number exactly, "
+                f"e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)")
+    return None
+
+
 def refuse_inexact(where: str, expr) -> None:
-    """Raise TypeError when ``expr`` holds a SymPy ``Float``: a statement with floats is not exact mathematics."""
-    for node in _nodes(expr):
-        if isinstance(node, sp.Float):
-            raise TypeError(f"{where}: holds the floating-point number {sp.sstr(node)}; write every number exactly, "
-                            f"e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)")
+    """Raise :class:`Inexact` (a ``TypeError`` and a ``ValueError``) when ``expr`` holds a floating-point number
+    (see :func:`inexact`): a statement, a rule's value or a witness with floats is not exact mathematics."""
+    problem = inexact(expr)
+    if problem is not None:
+        raise Inexact(f"{where}: {problem}")
 
 
 def refuse_undefined(where: str, expr) -> None:
