@@ -52,6 +52,7 @@ class Chain(Statement):
         self._why: dict[int, str] = {}  # step index -> why it fails, when that is more than "does not hold"
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption)
         wellformed.check_statement(f"chain({identifier!r})", *self.assume)
+        wellformed.refuse_same_names(f"chain({identifier!r})", wellformed.names_in(*self.objects(), *self.assume))
 
     def content(self) -> tuple:
         return (self.kind, self.start, self.assume)
@@ -93,6 +94,7 @@ class Chain(Statement):
         if isinstance(expr, tuple) != self.equations:
             kind = "an equation (lhs, rhs)" if self.equations else "an expression"
             raise TypeError(f"{where}: every step must be {kind}, like the start")
+        wellformed.refuse_same_names(where, wellformed.names_in(*self.objects(), *_sides(expr), *self.assume))
         rule = as_rule(rule)
         if rule.equations and not self.equations:
             raise ValueError(f"{where}: rule {rule.name} relates equations; start the chain with a (lhs, rhs) pair")

@@ -23,11 +23,11 @@ derive.wellformed.Inexact: claim('x'): holds the floating-point number 1.0000000
 from __future__ import annotations
 
 import sympy as sp
-from sympy.core.function import AppliedUndef
+from sympy.core.function import AppliedUndef, UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
-__all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_same_names", "check_statement",
+__all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_same_names", "names_in", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -109,8 +109,9 @@ def _depth(expr, limit) -> int:
 
 
 def refuse_same_names(where: str, symbols) -> None:
-    """Raise ValueError when two different free symbols (or matrix symbols) share a name or print alike in
-    LaTeX (``a1`` and ``a_1`` both show as a₁): the page would show them as one."""
+    """Raise ValueError when two different free symbols, matrix symbols or undefined functions share a name or
+    print alike in LaTeX (``a1`` and ``a_1`` both show as a₁; ``Function("f", real=True)`` and ``Function("f")``;
+    a function ``a`` beside a symbol ``a``): the page, and a witness by name, would show them as one."""
     by_name: dict[str, sp.Basic] = {}
     by_tex: dict[str, sp.Basic] = {}
     for s in sorted(symbols, key=sp.default_sort_key):
@@ -126,10 +127,18 @@ def refuse_same_names(where: str, symbols) -> None:
                                  f"give them names that print apart")
 
 
+#: the facts a function's description names (the others follow from them)
+_FUNCTION_FACTS = ("positive", "negative", "nonnegative", "nonpositive", "nonzero", "integer", "real")
+
+
 def _facts(symbol) -> str:
     """The assumptions a symbol was made with, as written (``positive=True``)."""
     if isinstance(symbol, sp.MatrixSymbol):
         return f"a {sp.sstr(symbol.shape[0])}x{sp.sstr(symbol.shape[1])} matrix symbol"
+    if isinstance(symbol, UndefinedFunction):
+        given = getattr(symbol, "_kwargs", None) or {}
+        shown = ", ".join(f"{k}=True" for k in _FUNCTION_FACTS if given.get(k))
+        return f"a function with {shown}" if shown else "a function with no assumptions"
     given = getattr(symbol, "_assumptions_orig", None) or {}
     shown = ", ".join(f"{k}={v}" for k, v in sorted(given.items()))
     kind = "a dummy" if isinstance(symbol, sp.Dummy) else "a symbol"
@@ -138,17 +147,24 @@ def _facts(symbol) -> str:
 
 def check_statement(where: str, *exprs) -> None:
     """Every check above, on each side of a statement (and its conditions)."""
-    symbols = set()
     for expr in exprs:
         refuse_inexact(where, expr)
         refuse_undefined(where, expr)
         items = list(expr) if isinstance(expr, sp.MatrixBase) else [expr]
         for item in items:
+            if isinstance(item, sp.Basic) and _depth(item, MAX_DEPTH) > MAX_DEPTH:
+                raise ValueError(f"{where}: the expression is nested more than {MAX_DEPTH} levels deep")
+    refuse_same_names(where, names_in(*exprs))
+
+
+def names_in(*exprs) -> set:
+    """What ``exprs`` name: their free symbols, matrix symbols and undefined functions (such as σ)."""
+    found = set()
+    for expr in exprs:
+        for item in (list(expr) if isinstance(expr, sp.MatrixBase) else [expr]):
             if isinstance(item, sp.Basic):
-                if _depth(item, MAX_DEPTH) > MAX_DEPTH:
-                    raise ValueError(f"{where}: the expression is nested more than {MAX_DEPTH} levels deep")
-                symbols |= item.free_symbols
-    refuse_same_names(where, {s for s in symbols if isinstance(s, (sp.Symbol, sp.MatrixSymbol))})
+                found |= item.free_symbols | {f.func for f in item.atoms(AppliedUndef)}
+    return {s for s in found if isinstance(s, (sp.Symbol, sp.MatrixSymbol, UndefinedFunction))}
 
 
 def denominators(expr) -> list:
