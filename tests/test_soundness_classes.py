@@ -1256,10 +1256,12 @@ def test_a_float_divisor_proves_nothing():
     lambda: derive.classify(sp.Lambda(t, _PW * t), name="float_lambda"),
     lambda: derive.classify(derive.z * sp.Float("0.5"), name="float_expr"),
     lambda: derive.exercise("1.1", free("sound.float_ex", a, a), expect=sp.Float(1)),
+    lambda: rules.substitute({a: __import__("decimal").Decimal("0.5")}),
+    lambda: rules.put({a: __import__("mpmath").mpf("0.5")}),
 ], ids=["divide_expr", "divide_python", "multiply_python", "multiply_matrix", "apply_piecewise", "substitute_matrix",
         "instantiate_tuple", "instantiate_lambda", "put_python", "using_lambda", "using_immutable_matrix",
         "chain_start_matrix", "chain_assume", "witness_function", "witness_matrix", "witness_sum",
-        "instance_matrix", "classify_lambda", "classify_expr", "exercise_expect"])
+        "instance_matrix", "classify_lambda", "classify_expr", "exercise_expect", "decimal", "mpf"])
 def test_a_float_anywhere_in_a_value_is_refused_in_one_line(make):
     with pytest.raises(ValueError, match="floating-point number") as info:
         make()

@@ -49,12 +49,13 @@ class Inexact(TypeError, ValueError):
 
 def inexact(value) -> str | None:
     """Why ``value`` is not exact, or ``None``: the first floating-point number anywhere inside it (a Python
-    ``float`` or ``complex``, a SymPy ``Float``), in expressions and matrices, ``Tuple``, ``Piecewise`` and
-    ``Lambda`` objects, and lists, tuples and dicts of them. Every place a value enters uses this one check.
+    ``float`` or ``complex``, a SymPy ``Float``, a number SymPy reads as one, such as a ``Decimal``), in expressions
+    and matrices, ``Tuple``, ``Piecewise`` and ``Lambda`` objects, and lists, tuples and dicts of them. Every place
+    a value enters uses this one check.
 
     >>> t = sp.Symbol("t")
-    >>> inexact(sp.Lambda(t, sp.Piecewise((sp.Float(2) * t, t > 0), (0, True))))
-    'holds the floating-point number 2.00000000000000; write every number exactly, e.g. sp.Rational(\'1e-30\') rather than 1e-30, or sp.nsimplify(...)'
+    >>> print(inexact(sp.Lambda(t, sp.Piecewise((sp.Float(2) * t, t > 0), (0, True))))[:48])
+    holds the floating-point number 2.00000000000000
     >>> inexact(sp.Matrix([[1, sp.Rational(1, 2)]])) is None
     True
     """
@@ -69,6 +70,12 @@ def inexact(value) -> str | None:
             continue
         elif isinstance(item, (list, tuple, set, frozenset)):
             stack.extend(item)
+            continue
+        elif not isinstance(item, (sp.Basic, sp.MatrixBase, int, str, type)) and item is not None:
+            try:  # a number of another kind (Decimal, mpmath's mpf, numpy's float32) is read as SymPy reads it
+                stack.append(sp.sympify(item, strict=True))
+            except (sp.SympifyError, TypeError, ValueError):
+                pass
             continue
         else:
             found = next((sp.sstr(node) for node in _nodes(item) if isinstance(node, sp.Float)), None)
