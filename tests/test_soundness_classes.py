@@ -1218,3 +1218,129 @@ def test_a_budget_whose_alarm_is_swallowed_still_ends(swallowed):
     from derive.kernel import budget
     assert budget._STACK == []
     assert free("sound.after_swallowed", a + 1, 1 + a).prove().verdict is P
+
+
+# -- a float through a chain rule, a witness or any other value is refused by the one check -----------------------
+_F = sp.Float(3)
+_PW = sp.Piecewise((sp.Float("0.5"), t > 0), (0, True))
+
+
+def test_a_float_divisor_proves_nothing():
+    ch = chain("sound.float_divide", (sp.exp(a), sp.exp(b)), expect=None)
+    with pytest.raises(ValueError, match="floating-point number 3.0"):
+        ch.step((sp.exp(a) / 3, sp.exp(b) / (3 + sp.Rational(1, 10**30))), rules.divide(_F))
+    assert ch.verdict is not P and not ch.steps
+    exact = ch.step((sp.exp(a) / 3, sp.exp(b) / 3), rules.divide(sp.Integer(3)))  # the exact divisor still divides
+    assert exact.verdict is P
+
+
+@pytest.mark.parametrize("make", [
+    lambda: rules.divide(a + sp.Float("0.5")),
+    lambda: rules.divide(0.5),
+    lambda: rules.multiply(0.5),
+    lambda: rules.multiply(sp.Matrix([[1, sp.Float(2)]])),
+    lambda: rules.apply(sp.Lambda(t, _PW)),
+    lambda: rules.substitute({a: sp.Matrix([sp.Float("0.5")])}),
+    lambda: rules.instantiate({a: sp.Tuple(1, sp.Float(1))}),
+    lambda: rules.instantiate({SIGMA: sp.Lambda(t, _PW * t)}),
+    lambda: rules.put({a: 0.5}),
+    lambda: rules.using(free("sound.float_general", SIGMA(a), SIGMA(a)), {SIGMA: sp.Lambda(t, sp.Float(2) * t)}),
+    lambda: rules.using(free("sound.float_general2", a, a), {a: sp.ImmutableMatrix([[sp.Float(1)]])}),
+    lambda: chain("sound.float_start", (sp.Matrix([[a, sp.Float(1)]]), sp.Matrix([[a, 1]]))),
+    lambda: chain("sound.float_assume", a, assume=[sp.Ne(a, sp.Float(1))]),
+    lambda: free("sound.float_fn_witness", SIGMA(a), a).refute(witness={a: 1, SIGMA: sp.Lambda(t, sp.Float(2) * t)}),
+    lambda: free("sound.float_mat_witness", a, a + 1).refute(witness={a: sp.Matrix([sp.Float(1)])}),
+    lambda: free("sound.float_pw_witness", a, a + 1).refute(witness={a: sp.Float(1) + sp.pi}),
+    lambda: free("sound.float_inst", a, a).prove(instance_of=free("sound.float_g", a, a).prove(),
+                                                 mapping={a: sp.Matrix([[2.0]])}),
+    lambda: derive.classify(sp.Lambda(t, _PW * t), name="float_lambda"),
+    lambda: derive.classify(derive.z * sp.Float("0.5"), name="float_expr"),
+    lambda: derive.exercise("1.1", free("sound.float_ex", a, a), expect=sp.Float(1)),
+    lambda: rules.substitute({a: __import__("decimal").Decimal("0.5")}),
+    lambda: rules.put({a: __import__("mpmath").mpf("0.5")}),
+], ids=["divide_expr", "divide_python", "multiply_python", "multiply_matrix", "apply_piecewise", "substitute_matrix",
+        "instantiate_tuple", "instantiate_lambda", "put_python", "using_lambda", "using_immutable_matrix",
+        "chain_start_matrix", "chain_assume", "witness_function", "witness_matrix", "witness_sum",
+        "instance_matrix", "classify_lambda", "classify_expr", "exercise_expect", "decimal", "mpf"])
+def test_a_float_anywhere_in_a_value_is_refused_in_one_line(make):
+    with pytest.raises(ValueError, match="floating-point number") as info:
+        make()
+    assert "\n" not in str(info.value)
+
+
+def test_a_float_answer_to_an_exercise_is_not_right():
+    said = derive.exercise("1.1", sp.Float("0.5"), expect=sp.Rational(1, 2))
+    assert said.ok is False and "floating-point number" in str(said)
+
+
+def test_a_function_class_that_evaluates_to_a_float_gives_no_step():
+    class halved(sp.Function):  # a function whose value at a number is a float
+        @classmethod
+        def eval(cls, x):
+            if x.is_Number:
+                return x / sp.Float(3)
+
+    ch = chain("sound.float_apply", (a, sp.Integer(3)), expect=None)
+    ch.step((halved(a), 1), rules.apply(halved))
+    assert ch.verdict is U
+    with pytest.raises(ValueError, match="floating-point number"):  # nor would the rule's own check take it
+        rules.apply(halved).check((a, sp.Integer(3)), (halved(a), 1))
+
+
+# -- a matrix size that may be 0: the determinant of the 0x0 matrix is 1 ----------------------------------------
+_K0 = sp.Symbol("k", integer=True, nonnegative=True)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.Determinant(sp.ZeroMatrix(_K0, _K0)), 0),
+    (sp.det(sp.ZeroMatrix(_K0, _K0)), 0),
+    (sp.Determinant(sp.ZeroMatrix(n - 1, n - 1)), 0),
+    (sp.Determinant(sp.OneMatrix(2 * _K0, 2 * _K0)), 0),
+    (sp.Determinant(sp.ZeroMatrix(0, 0)), 0),
+    (sp.Determinant(sp.ZeroMatrix(_K0, _K0) * sp.MatrixSymbol("X", _K0, _K0)), 0),
+], ids=["zero_k", "det_zero_k", "zero_n_minus_1", "ones_2k", "zero_0x0", "zero_times_X"])
+def test_a_determinant_at_a_size_that_may_be_0_is_not_0(lhs, rhs):
+    c = free("sound.empty_det", lhs, rhs).decide()
+    assert c.verdict is not P, c.evidence.detail
+
+
+def test_a_determinant_keeps_its_value_where_the_size_is_known():
+    k = _K0
+    assert free("sound.empty_det_pos", sp.Determinant(sp.ZeroMatrix(n, n)), 0).prove().verdict is P
+    assert free("sound.empty_det_shift", sp.det(sp.ZeroMatrix(k + 1, k + 1)), 0).prove().verdict is P
+    assert free("sound.empty_det_case", sp.Determinant(sp.ZeroMatrix(k, k)),
+                sp.Piecewise((1, sp.Eq(k, 0)), (0, True))).prove().verdict is P
+    assert free("sound.empty_det_0x0", sp.Determinant(sp.OneMatrix(0, 0)), 1).prove().verdict is P
+    assert free("sound.empty_trace", sp.Trace(sp.Identity(k)), k).prove().verdict is P
+
+
+def test_the_second_opinion_sees_the_empty_size():
+    from derive.second import review
+    i = sp.Symbol("i", integer=True)
+    first = sp.Sum(sp.Piecewise((1, sp.Eq(i, 1)), (0, True)), (i, 1, _K0))  # 1, but 0 at k = 0
+    op = review.identity(first, sp.S.One)
+    assert op.result == "disagrees", op
+    op = review.identity(first, sp.S.One, (_K0 >= 1,))
+    assert op.result == "agrees" and op.why == "for k ≤ 2", op
+    assert review.identity(sp.Sum(sp.Piecewise((1, sp.Eq(i, 1)), (0, True)), (i, 1, n - 1)), sp.S.One).result == "disagrees"
+    A, B = sp.MatrixSymbol("A", m, _K0), sp.MatrixSymbol("B", _K0, m)
+    op = review.identity(A * B, sp.ZeroMatrix(m, m))  # A B = 0 only at k = 0
+    assert op.result == "disagrees", op
+    op = review.identity(A * B * A, A * B * A)
+    assert op.result == "agrees" and op.why == "for k = 0, 1, 2; m ≤ 2", op
+
+
+# -- functions that share a name (with each other, or with a symbol) are refused -----------------------------------
+@pytest.mark.parametrize("make", [
+    lambda: claim("sound.fn_same", sp.Function("f", real=True)(a), sp.Function("f")(a)),
+    lambda: claim("sound.fn_symbol", sp.Function("a")(b), a),
+    lambda: claim("sound.fn_assume", sp.Function("f")(a), a, assume=[sp.Function("f", positive=True)(a) > 1]),
+    lambda: claim("sound.fn_tex", sp.Function("f1")(a), sp.Symbol("f_1")),
+    lambda: claim("sound.fn_sigma", derive.sigma(a), sp.Function("sigma")(a)),
+    lambda: chain("sound.fn_chain", sp.Function("f", real=True)(a), expect=None).step(sp.Function("f")(a), "expand"),
+    lambda: chain("sound.fn_chain_assume", sp.Function("g")(a), assume=[sp.Function("g", real=True)(a) > 0]),
+], ids=["real_and_plain", "function_and_symbol", "in_assume", "print_alike", "sigma", "chain_step", "chain_assume"])
+def test_functions_that_share_a_name_are_refused(make):
+    with pytest.raises(ValueError, match="named|print as") as info:
+        make()
+    assert "\n" not in str(info.value)

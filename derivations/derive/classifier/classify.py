@@ -40,6 +40,7 @@ from .parse import parse
 from ..layers.symbols import matrix, row
 from ..kernel.verdict import Verdict
 from ..kernel.witness import instance_problem
+from ..kernel.wellformed import refuse_inexact
 
 __all__ = ["SYMMETRIES", "Finding", "Classification", "ClassificationTable", "classify", "classification_table"]
 
@@ -85,6 +86,7 @@ def _as_expr(where, sigma):
     else:
         raise TypeError(f"{where}: sigma must be a str, a SymPy expression in z or a Lambda, "
                         f"got {type(sigma).__name__}")
+    refuse_inexact(where, expr)
     if expr.atoms(sp.core.function.AppliedUndef):
         raise ValueError(f"{where}: sigma must be a concrete activation, not the generic σ")
     if expr.free_symbols - {z}:

@@ -446,7 +446,7 @@ class Claim(Statement):
                 if isinstance(k, sp.Symbol):
                     exact[k] = _witness.exact_value(where, k, v)
                 elif isinstance(k, UndefinedFunction):
-                    problem = _witness.function_problem(k, v, diff)
+                    problem = _witness.instance_problem(k, v, diff)
                     if problem is not None:
                         raise ValueError(f"{where}: {problem}")
                     exact[k] = v

@@ -28,6 +28,10 @@ needs Q.invertible(A), which neither the symbols' assumptions nor assume give (a
 >>> derive.claim("doc.inverse_ok", A * A.I, sp.Identity(n), assume=[sp.Q.invertible(A)]).prove().verdict.value
 'proved'
 
+A determinant SymPy gives for every size as if the size were at least 1 (``det 0 = 0`` for the zero matrix and
+``det J = 0`` for the matrix of ones) is read with its empty case where the size may be 0: the determinant of the
+0×0 matrix is 1 (:func:`with_empty_case`).
+
 SymPy's scalar arithmetic is left as it is: ``x/x`` is ``1`` and ``0/x`` is ``0`` before any claim sees them
 (build such a side under ``with sympy.evaluate(False):`` to have its divisor checked). What a claim shows on the
 page is always the statement it received.
@@ -51,6 +55,7 @@ _SYMPY_ZEROS = _matmul.any_zeros
 _SYMPY_DOUBLE_INVERSE = _inverse.Inverse._eval_inverse
 _SYMPY_INVERSE_DET = _inverse.Inverse._eval_determinant
 _SYMPY_POW_ENTRY = _matpow.MatPow._entry
+_SYMPY_ONES_DET = sp.OneMatrix._eval_determinant
 _depth = [0]  # how many `cancelling()` blocks are open
 
 
@@ -187,10 +192,40 @@ def _double_inverse(self):
     return _SYMPY_DOUBLE_INVERSE(self) if _depth[0] else _inverse.Inverse(self)
 
 
+def with_empty_case(value, size):
+    """``value``, the determinant SymPy gives a square matrix of ``size`` rows as if it had one, read with the empty
+    case: the 0×0 matrix has determinant 1 (the empty product). A size known positive keeps ``value``.
+
+    >>> k = sp.Symbol("k", integer=True, nonnegative=True)
+    >>> sp.det(sp.ZeroMatrix(k, k))
+    Piecewise((1, Eq(k, 0)), (0, True))
+    >>> sp.det(sp.ZeroMatrix(k + 1, k + 1))
+    0
+    """
+    size = sp.sympify(size)
+    if size.is_positive:
+        return value
+    if size.is_zero:
+        return sp.S.One
+    return sp.Piecewise((sp.S.One, sp.Eq(size, 0)), (value, True))
+
+
+def _zero_det(self):
+    return with_empty_case(sp.S.Zero, self.rows)
+
+
+def _ones_det(self):
+    value = _SYMPY_ONES_DET(self)  # 1 when known 1×1, 0 when known not 1×1, else unevaluated
+    return with_empty_case(value, self.rows) if value == 0 else value
+
+
 def install():
-    """Make SymPy keep the inverses it is given (done once, when derive is imported)."""
+    """Make SymPy keep the inverses it is given, and read a size that may be 0 with its empty case (done once,
+    when derive is imported)."""
     if _matmul.combine_powers is _keep_inverses:
         return
+    sp.ZeroMatrix._eval_determinant = _zero_det  # SymPy: 0 for every size, but det of the 0×0 matrix is 1
+    sp.OneMatrix._eval_determinant = _ones_det
     ours = {_SYMPY_COMBINE: _keep_inverses, _SYMPY_ZEROS: _keep_zero_products}
     _matmul.combine_powers, _matmul.any_zeros = _keep_inverses, _keep_zero_products
     _matmul.rules = tuple(ours.get(rule, rule) for rule in _matmul.rules)

@@ -177,6 +177,7 @@ def divide(by) -> Rule:
     ...     (s(w) / w, s(1)), rules.divide(w)).verdict
     <Verdict.PROVED: 'proved'>
     """
+    wellformed.refuse_inexact("divide", by)
     if not isinstance(by, sp.Expr):
         raise TypeError(f"divide: by must be a SymPy expression, got {type(by).__name__}")
     if by.is_zero:
@@ -207,6 +208,7 @@ def multiply(by, on: str = "left") -> Rule:
     ...     (sp.Matrix([[a, a**2 + b]]), sp.Matrix([[1, a + 2]])), rules.multiply(M, on="right")).verdict
     <Verdict.PROVED: 'proved'>
     """
+    wellformed.refuse_inexact("multiply", by)
     if isinstance(by, int) and not isinstance(by, bool):
         by = sp.Integer(by)
     if isinstance(by, sp.MatrixBase):
@@ -217,7 +219,6 @@ def multiply(by, on: str = "left") -> Rule:
         raise TypeError(f"multiply: by must be a SymPy expression or an explicit matrix, got {type(by).__name__}")
     if on not in ("left", "right"):
         raise ValueError(f"multiply: on must be \"left\" or \"right\", got {on!r}")
-    wellformed.refuse_inexact("multiply", by)
 
     def check(p, n):
         rest = _diff(n) - (_diff(p) * by if on == "right" else by * _diff(p))
@@ -270,7 +271,9 @@ def apply(f) -> Rule:
                         f"{type(f).__name__} {f!r:.60}")
 
     def check(p, n):
-        if all(_zero(sp.sympify(f(before)) - after) for before, after in zip(p, n)):
+        put = [sp.sympify(f(before)) for before in p]
+        wellformed.refuse_inexact("apply", put)  # a function class may evaluate to a float at some argument
+        if all(_zero(value - after) for value, after in zip(put, n)):
             return f"{name} of both sides"
         return None
 

@@ -18,16 +18,16 @@
 >>> refuse_inexact("claim('x')", a + sp.Float("1e-30"))
 Traceback (most recent call last):
 ...
-TypeError: claim('x'): holds the floating-point number 1.00000000000000e-30; write every number exactly, e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)
+derive.wellformed.Inexact: claim('x'): holds the floating-point number 1.00000000000000e-30; write every number exactly, e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)
 """
 from __future__ import annotations
 
 import sympy as sp
-from sympy.core.function import AppliedUndef
+from sympy.core.function import AppliedUndef, UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
-__all__ = ["MAX_DEPTH", "refuse_inexact", "refuse_undefined", "refuse_same_names", "check_statement",
+__all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_same_names", "names_in", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -42,12 +42,56 @@ def _nodes(expr):
         yield from sp.preorder_traversal(expr)
 
 
+class Inexact(TypeError, ValueError):
+    """A floating-point number where an exact value belongs. It is both a value of the wrong kind and no exact
+    value, so it is caught as either ``TypeError`` or ``ValueError``."""
+
+
+def inexact(value) -> str | None:
+    """Why ``value`` is not exact, or ``None``: the first floating-point number anywhere inside it (a Python
+    ``float`` or ``complex``, a SymPy ``Float``, a number SymPy reads as one, such as a ``Decimal``), in expressions
+    and matrices, ``Tuple``, ``Piecewise`` and ``Lambda`` objects, and lists, tuples and dicts of them. Every place
+    a value enters uses this one check.
+
+    >>> t = sp.Symbol("t")
+    >>> print(inexact(sp.Lambda(t, sp.Piecewise((sp.Float(2) * t, t > 0), (0, True))))[:48])
+    holds the floating-point number 2.00000000000000
+    >>> inexact(sp.Matrix([[1, sp.Rational(1, 2)]])) is None
+    True
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (float, complex)):
+            found = repr(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+            continue
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+            continue
+        elif not isinstance(item, (sp.Basic, sp.MatrixBase, int, str, type)) and item is not None:
+            try:  # a number of another kind (Decimal, mpmath's mpf, numpy's float32) is read as SymPy reads it
+                stack.append(sp.sympify(item, strict=True))
+            except (sp.SympifyError, TypeError, ValueError):
+                pass
+            continue
+        else:
+            found = next((sp.sstr(node) for node in _nodes(item) if isinstance(node, sp.Float)), None)
+            if found is None:
+                continue
+        return (f"holds the floating-point number {found}; write every number exactly, "
+                f"e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)")
+    return None
+
+
 def refuse_inexact(where: str, expr) -> None:
-    """Raise TypeError when ``expr`` holds a SymPy ``Float``: a statement with floats is not exact mathematics."""
-    for node in _nodes(expr):
-        if isinstance(node, sp.Float):
-            raise TypeError(f"{where}: holds the floating-point number {sp.sstr(node)}; write every number exactly, "
-                            f"e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)")
+    """Raise :class:`Inexact` (a ``TypeError`` and a ``ValueError``) when ``expr`` holds a floating-point number
+    (see :func:`inexact`): a statement, a rule's value or a witness with floats is not exact mathematics."""
+    problem = inexact(expr)
+    if problem is not None:
+        raise Inexact(f"{where}: {problem}")
 
 
 def refuse_undefined(where: str, expr) -> None:
@@ -72,8 +116,9 @@ def _depth(expr, limit) -> int:
 
 
 def refuse_same_names(where: str, symbols) -> None:
-    """Raise ValueError when two different free symbols (or matrix symbols) share a name or print alike in
-    LaTeX (``a1`` and ``a_1`` both show as a₁): the page would show them as one."""
+    """Raise ValueError when two different free symbols, matrix symbols or undefined functions share a name or
+    print alike in LaTeX (``a1`` and ``a_1`` both show as a₁; ``Function("f", real=True)`` and ``Function("f")``;
+    a function ``a`` beside a symbol ``a``): the page, and a witness by name, would show them as one."""
     by_name: dict[str, sp.Basic] = {}
     by_tex: dict[str, sp.Basic] = {}
     for s in sorted(symbols, key=sp.default_sort_key):
@@ -89,10 +134,18 @@ def refuse_same_names(where: str, symbols) -> None:
                                  f"give them names that print apart")
 
 
+#: the facts a function's description names (the others follow from them)
+_FUNCTION_FACTS = ("positive", "negative", "nonnegative", "nonpositive", "nonzero", "integer", "real")
+
+
 def _facts(symbol) -> str:
     """The assumptions a symbol was made with, as written (``positive=True``)."""
     if isinstance(symbol, sp.MatrixSymbol):
         return f"a {sp.sstr(symbol.shape[0])}x{sp.sstr(symbol.shape[1])} matrix symbol"
+    if isinstance(symbol, UndefinedFunction):
+        given = getattr(symbol, "_kwargs", None) or {}
+        shown = ", ".join(f"{k}=True" for k in _FUNCTION_FACTS if given.get(k))
+        return f"a function with {shown}" if shown else "a function with no assumptions"
     given = getattr(symbol, "_assumptions_orig", None) or {}
     shown = ", ".join(f"{k}={v}" for k, v in sorted(given.items()))
     kind = "a dummy" if isinstance(symbol, sp.Dummy) else "a symbol"
@@ -101,17 +154,24 @@ def _facts(symbol) -> str:
 
 def check_statement(where: str, *exprs) -> None:
     """Every check above, on each side of a statement (and its conditions)."""
-    symbols = set()
     for expr in exprs:
         refuse_inexact(where, expr)
         refuse_undefined(where, expr)
         items = list(expr) if isinstance(expr, sp.MatrixBase) else [expr]
         for item in items:
+            if isinstance(item, sp.Basic) and _depth(item, MAX_DEPTH) > MAX_DEPTH:
+                raise ValueError(f"{where}: the expression is nested more than {MAX_DEPTH} levels deep")
+    refuse_same_names(where, names_in(*exprs))
+
+
+def names_in(*exprs) -> set:
+    """What ``exprs`` name: their free symbols, matrix symbols and undefined functions (such as σ)."""
+    found = set()
+    for expr in exprs:
+        for item in (list(expr) if isinstance(expr, sp.MatrixBase) else [expr]):
             if isinstance(item, sp.Basic):
-                if _depth(item, MAX_DEPTH) > MAX_DEPTH:
-                    raise ValueError(f"{where}: the expression is nested more than {MAX_DEPTH} levels deep")
-                symbols |= item.free_symbols
-    refuse_same_names(where, {s for s in symbols if isinstance(s, (sp.Symbol, sp.MatrixSymbol))})
+                found |= item.free_symbols | {f.func for f in item.atoms(AppliedUndef)}
+    return {s for s in found if isinstance(s, (sp.Symbol, sp.MatrixSymbol, UndefinedFunction))}
 
 
 def denominators(expr) -> list:

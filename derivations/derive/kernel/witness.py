@@ -14,7 +14,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef, UndefinedFunction
 
 from .certify import Certificate, certify_nonzero
-from .wellformed import defined
+from .wellformed import Inexact, defined, inexact
 
 __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "function_problem", "components",
@@ -41,7 +41,10 @@ class Found:
 
 def exact_value(where: str, symbol, value):
     """Check one witness value: exact, and respecting ``symbol``'s assumptions; return it as a SymPy number."""
-    if isinstance(value, bool) or isinstance(value, float) or isinstance(value, sp.Float):
+    problem = inexact(value)
+    if problem is not None:
+        raise Inexact(f"{where}: witness value for {symbol} must be exact: it {problem}")
+    if isinstance(value, bool):
         raise TypeError(f"{where}: witness value for {symbol} must be exact (int, Fraction, Rational), got {value!r}")
     if isinstance(value, Fraction):
         value = sp.Rational(value.numerator, value.denominator)
@@ -49,8 +52,6 @@ def exact_value(where: str, symbol, value):
         value = sp.Integer(value)
     if not isinstance(value, sp.Expr) or not value.is_number:
         raise TypeError(f"{where}: witness value for {symbol} must be an exact number, got {type(value).__name__}")
-    if value.has(sp.Float):
-        raise TypeError(f"{where}: witness value for {symbol} must be exact, got {value}")
     if isinstance(symbol, sp.Symbol):
         prop = _broken_assumption(symbol, value)
         if prop is not None:
@@ -108,8 +109,9 @@ def instance_problem(key, value, applied_in=None) -> str | None:
     >>> instance_problem(sp.Function("sigma", real=True), sp.Lambda(t, sp.I * t))
     'sigma := Lambda(t, I*t) breaks the assumption that sigma is real (at a real argument, it is not known to be real)'
     """
-    if isinstance(value, float) or (isinstance(value, sp.Basic) and value.has(sp.Float)):
-        return f"{getattr(key, '__name__', key)} := {value} is a floating-point number; write it exactly (sp.Rational)"
+    problem = inexact(value)
+    if problem is not None:
+        return f"{getattr(key, '__name__', key)} := {value} {problem}"
     if isinstance(key, sp.Symbol):
         try:
             value = sp.sympify(value, strict=True)

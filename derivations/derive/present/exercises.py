@@ -30,6 +30,7 @@ from ..kernel import describe
 from ..kernel.chains import Chain
 from ..kernel.claims import Claim, ExpectationError, Statement
 from ..kernel.verdict import Verdict
+from ..kernel.wellformed import inexact, refuse_inexact
 
 __all__ = ["Feedback", "exercise", "install", "short_error", "step_of", "used_by"]
 
@@ -129,7 +130,7 @@ def _at_witness(claim: Claim, witness) -> str:
     """When a given witness makes both sides equal: say so (a witness must make them differ)."""
     try:
         diff = claim.difference
-        values = {k: sp.nsimplify(v) if isinstance(k, sp.Symbol) else v for k, v in witness.items()}
+        values = {k: sp.sympify(v) if isinstance(k, sp.Symbol) else v for k, v in witness.items()}
         from ..kernel.witness import evaluate_at
 
         at = evaluate_at(diff, values)
@@ -213,6 +214,9 @@ def _judge_prediction(answer, activation, name) -> tuple[bool, list[str]]:
 
 
 def _judge_value(answer, expect) -> tuple[bool, str]:
+    problem = inexact(answer)
+    if problem is not None:  # 0.5 is not one half: an answer is exact, as the kernel's values are
+        return False, f"the answer {answer!r:.60} {problem}"
     iterable = hasattr(answer, "__iter__") and not isinstance(answer, (str, bytes, dict))
     if iterable and hasattr(expect, "__iter__") and not isinstance(expect, (str, bytes, dict)):
         given, wanted = list(dict.fromkeys(answer)), list(dict.fromkeys(expect))
@@ -253,6 +257,7 @@ def exercise(number: str, *answers, expect=None, activation=None, name=None, wit
         raise TypeError(f"exercise: number must be a str such as \"5.1\", got {number!r}")
     if not answers:
         raise TypeError("exercise: give the answer, e.g. exercise(\"5.1\", answer, expect=\"proved\")")
+    refuse_inexact(f"exercise {number}: expect", expect)
     before = {id(s) for s in registry.statements()}
     try:
         return _exercise(number, answers, expect, activation, name, witness)

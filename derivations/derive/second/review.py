@@ -3,8 +3,9 @@ witness is nonzero, in Z3's rationals), a chain step (an implication, its premis
 
 Each re-check gives an :class:`Opinion`: ``agrees``, ``outside fragment`` (and what put it there), ``unknown``
 (Z3's resource limit, or an incomplete answer) or ``disagrees``, which the caller turns into a
-:class:`derive.kernel.claims.SoundnessError`. Claims about matrix symbols of symbolic size are re-checked at every
-size up to :data:`MAX_SIZE` and say so. The limit is Z3's deterministic resource limit (``rlimit``), so the
+:class:`derive.kernel.verdict.SoundnessError`. Claims about matrix symbols of symbolic size are re-checked at every
+size from the smallest the assumptions allow (0, the empty matrix, when a size may be 0) up to
+:data:`MAX_SIZE`, and say which. The limit is Z3's deterministic resource limit (``rlimit``), so the
 same claim gets the same opinion on a busy machine, with a wall-clock ``timeout`` behind it as a safety net.
 """
 from __future__ import annotations
@@ -27,7 +28,8 @@ ENGINE = f"z3 {z3.get_version_string()}"
 RLIMIT = 100000
 #: wall-clock limit per query, in milliseconds: a safety net behind the resource limit
 TIMEOUT_MS = 10000
-#: every-size claims are re-checked at each size 1 … MAX_SIZE of each size symbol (fewer when there are many)
+#: every-size claims are re-checked at each size of each size symbol from the smallest its assumptions allow (0
+#: when it may be 0) up to MAX_SIZE (fewer when there are many)
 MAX_SIZE = 2
 #: at most this many size combinations per every-size claim
 MAX_COMBINATIONS = 8
@@ -153,11 +155,42 @@ def _identity_at(lhs, rhs, assume, sizes, abstract=False) -> int:
     return len(comps)
 
 
-def _size_grid(symbols):
+def _smallest(symbol) -> int:
+    """The smallest size a size symbol's own assumptions allow: 1 for a positive one, else 0 (the empty matrix)."""
+    return 1 if symbol.is_positive else 0
+
+
+def _size_grid(symbols, exprs=(), assume=()):
+    """The sizes an every-size claim is re-checked at: each size symbol from the smallest its assumptions allow
+    (0 when it may be 0) up to :data:`MAX_SIZE` (less when there are many), where every shape of ``exprs`` is a
+    size (not negative) and no condition of ``assume`` is false. Returns the grid and the text that says it."""
+    lows = [_smallest(s) for s in symbols]
     k = MAX_SIZE
-    while k > 1 and k ** len(symbols) > MAX_COMBINATIONS:
+    while k > 1 and _count(lows, k) > MAX_COMBINATIONS:
         k -= 1
-    return [dict(zip(symbols, values)) for values in itertools.product(range(1, k + 1), repeat=len(symbols))], k
+    dims = {sp.sympify(d) for e in exprs if isinstance(e, sp.Basic) for node in sp.preorder_traversal(e)
+            if isinstance(node, MatrixExpr) and not isinstance(node, sp.MatrixBase) for d in node.shape}
+    grid = []
+    for values in itertools.product(*[range(lo, max(lo, k) + 1) for lo in lows]):
+        at = dict(zip(symbols, map(sp.Integer, values)))
+        if any((d.xreplace(at) < 0) is sp.true for d in dims) or any(c.xreplace(at) is sp.false for c in assume):
+            continue
+        grid.append(at)
+    if not grid:
+        raise Outside(f"no size up to {k} that the assumptions allow")
+    seen: dict = {}
+    for s in symbols:
+        values = sorted({int(at[s]) for at in grid})
+        shown = f"≤ {values[-1]}" if values == list(range(1, values[-1] + 1)) else "= " + ", ".join(map(str, values))
+        seen.setdefault(shown, []).append(str(s))
+    return grid, "for " + "; ".join(f"{', '.join(names)} {shown}" for shown, names in seen.items())
+
+
+def _count(lows, k) -> int:
+    out = 1
+    for lo in lows:
+        out *= max(lo, k) - lo + 1
+    return out
 
 
 def _identity(lhs, rhs, assume) -> str:
@@ -190,10 +223,10 @@ def _identity_sized(lhs, rhs, assume, abstract) -> str:
     if not sizes:
         n = _identity_at(lhs, rhs, assume, {}, abstract)
         return f"unsat of lhs ≠ rhs ({n} component{'s' if n != 1 else ''})"
-    grid, k = _size_grid(sizes)
+    grid, why = _size_grid(sizes, (lhs, rhs), assume)
     for at in grid:
         _identity_at(lhs, rhs, assume, at, abstract)
-    return f"for {', '.join(str(s) for s in sizes)} ≤ {k}"
+    return why
 
 
 #: opinions already given in this process, by their question (a notebook states many claims twice: a claim

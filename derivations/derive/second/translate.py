@@ -241,7 +241,9 @@ def _neg(x):
 
 
 def _det(rows):
-    """``det`` of a square matrix of ``(re, im)`` entries, by expansion along the first row."""
+    """``det`` of a square matrix of ``(re, im)`` entries, by expansion along the first row (1 for the 0×0 one)."""
+    if not rows:
+        return (ONE, None)
     if len(rows) == 1:
         return rows[0][0]
     terms = []
@@ -669,6 +671,8 @@ class Translator:
     def _matrix(self, M):
         if isinstance(M, sp.MatrixBase):
             return [[self.value(M[i, j]) for j in range(M.cols)] for i in range(M.rows)]
+        if 0 in (self._size(M.rows), self._size(M.cols)):  # at a size 0: the one matrix of its shape, no entries
+            return [[] for _ in range(self._size(M.rows))]
         if isinstance(M, sp.MatrixSymbol):
             r, c = self._size(M.rows), self._size(M.cols)
             return [[self._entry(M, f"{i}.0", f"{j}.0") for j in range(c)] for i in range(r)]
@@ -691,12 +695,10 @@ class Translator:
         if isinstance(M, sp.MatMul):
             scalars = [a for a in M.args if not getattr(a, "is_Matrix", False)]
             factor = _mul([self.value(s) for s in scalars]) if scalars else None
-            mats = [self.matrix(a) for a in self._cancelled([a for a in M.args if getattr(a, "is_Matrix", False)])]
-            if not mats:  # everything cancelled: the identity
-                mats = [self.matrix(sp.Identity(M.rows))]
-            out = mats[0]
-            for B in mats[1:]:
-                out = self._product(out, B)
+            kept = self._cancelled([a for a in M.args if getattr(a, "is_Matrix", False)]) or [sp.Identity(M.rows)]
+            out = self.matrix(kept[0])  # (everything cancelled: the identity)
+            for B in kept[1:]:
+                out = self._product(out, self.matrix(B), self._size(B.cols))
             if factor is not None:
                 out = [[self._named(_mul([factor, x])) for x in row] for row in out]
             return out
@@ -717,11 +719,13 @@ class Translator:
             return out
         raise Outside(f"the matrix operation {type(M).__name__}")
 
-    def _product(self, A, B) -> list:
-        """The entries of the product of two matrices given by their entries."""
+    def _product(self, A, B, cols=None) -> list:
+        """The entries of the product of two matrices given by their entries (``cols``: those of ``B``, which its
+        entries do not tell when it has no rows; the product over an empty inner size is the zero matrix)."""
         if len(A[0]) != len(B):
             raise Outside("a product of matrices of mismatched sizes")
-        return [[self._named(_add([_mul([row[k], B[k][j]]) for k in range(len(B))])) for j in range(len(B[0]))]
+        cols = len(B[0]) if B else cols
+        return [[self._named(_add([_mul([row[k], B[k][j]]) for k in range(len(B))])) for j in range(cols)]
                 for row in A]
 
     def _cancelled(self, factors) -> list:
