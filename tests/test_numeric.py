@@ -7,7 +7,7 @@ import pytest
 import sympy as sp
 
 import derive
-from derive import forms, numeric
+from derive import ExpectationError, forms, numeric
 
 CONCRETE = [n for n in derive.ACTIVATIONS if n != "sigma"]
 POINTS = [sp.Rational(v) for v in ("-3", "-1", "-1/2", "0", "1/3", "1", "5/2")]
@@ -241,3 +241,39 @@ def test_named_activations_use_their_stable_form_and_others_their_definition():
     naive = numeric.activation_fn(sp.Lambda(t, sp.log(1 + sp.exp(t))))
     assert naive(np.array([1000.0]))[0] == np.inf  # as written: e^1000 overflows
     assert numeric.activation_fn(derive.activation("relu"))(2.0) == 2.0
+
+
+def _swiglu_inputs():
+    rng = np.random.default_rng(7)
+    x, Wg, Wu, Wd = rng.standard_normal((4, 8)), rng.standard_normal((6, 8)), rng.standard_normal((6, 8)), \
+        rng.standard_normal((8, 6))
+    silu = lambda t: t / (1 + np.exp(-t))
+    usual = ((silu(x @ Wg.T)) * (x @ Wu.T)) @ Wd.T
+    return x, Wg, Wu, Wd, usual
+
+
+def test_an_agreeing_layer_is_checked_and_its_record_says_by_how_much():
+    x, Wg, Wu, Wd, usual = _swiglu_inputs()
+    ok = numeric.agreement("numeric.agree.swiglu", usual, numeric.gated(x, Wg, Wu, Wd, derive.activation("silu")),
+                           statement="a = b", sizes="d=8, m=6")
+    rec = ok.record()
+    assert (rec["verdict"], rec["tolerance"], rec["scope"]) == ("checked", "1e-10", "d=8, m=6")
+    assert rec["error"] == "< 1e-13"
+
+
+@pytest.mark.parametrize("wrong", ["relu", "gelu", "identity"])
+def test_a_deliberately_wrong_layer_fails_its_claim(wrong):
+    x, Wg, Wu, Wd, usual = _swiglu_inputs()
+    with pytest.raises(ExpectationError, match="beyond the tolerance"):
+        numeric.agreement(f"numeric.agree.wrong_{wrong}", usual,
+                          numeric.gated(x, Wg, Wu, Wd, derive.activation(wrong)), statement="a = b", sizes="d=8")
+
+
+def test_a_layer_that_overflows_or_has_the_wrong_shape_is_not_evidence():
+    x, Wg, Wu, Wd, usual = _swiglu_inputs()
+    with pytest.raises(ExpectationError, match="inf"):
+        numeric.agreement("numeric.agree.nan", usual, usual * np.nan, statement="a = b", sizes="d=8")
+    with pytest.raises(ValueError, match="shapes"):
+        numeric.agreement("numeric.agree.shape", usual, usual.T, statement="a = b", sizes="d=8")
+    with pytest.raises(ValueError, match="tolerance"):
+        numeric.agreement("numeric.agree.tol", usual, usual, tolerance=0, statement="a = b", sizes="d=8")

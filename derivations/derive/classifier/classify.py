@@ -264,6 +264,11 @@ class _LayerChain(Chain):
     """The layer's chain, shown with the layer and the unit terms named rather than written out."""
 
     shown: tuple = ()
+    #: the two sides of the whole layer the chain's start is an entry of: its scope is theirs
+    layer: tuple = ()
+
+    def objects(self) -> list:
+        return [*super().objects(), *self.layer]
 
     def body_tex(self) -> str:
         if len(self.shown) != len(self.steps) + 1:
@@ -562,6 +567,7 @@ def _decide(key, ctx, units) -> Finding:
                             expect=None, title=f"{TITLES[key]}, whole layer", proves=ctx.proves)
         left, right = _LAYER_TEX[key].split(" = ")
         layer.shown = (f"{left} - {right}", _SUM_TEX[key], "0")
+        layer.layer = (glhs, grhs)
         layer.step(sp.Add(*[f * _unit_difference(key, ctx.s, a, b) for a, b, f in terms]),
                    rules.using(reduction, {_generic: ctx.s}))
         layer.step(sp.Integer(0), _units_vanish(unit, terms))

@@ -17,11 +17,13 @@ import numpy as np
 import sympy as sp
 
 from . import stable as _stable
+from ..kernel.claims import Statement
 from ..kernel.validate import require_function
+from ..kernel.verdict import Evidence, Verdict
 
 __all__ = [
     "activation_fn", "to_numpy", "key_value", "bilinear", "symmetric_rank1", "gated", "gated_rank_r",
-    "relative_error",
+    "relative_error", "Agreement", "agreement",
 ]
 
 _erf = np.vectorize(math.erf, otypes=[float])
@@ -123,3 +125,67 @@ def relative_error(a, b) -> float:
     """``max |a - b| / max(|b|, tiny)``: how far two evaluations of one layer are apart."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     return float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), np.finfo(float).tiny))
+
+
+class Agreement(Statement):
+    """Two evaluations of one layer compared in floating point: evidence (``checked``) within a tolerance, never proof.
+
+    Its record carries the largest relative error and the tolerance; beyond the tolerance it is a failed claim
+    (``unproven``, "differ by …"), and since it expects ``checked`` that fails the notebook.
+    """
+
+    kind = "numeric"
+
+    def __init__(self, identifier, usual, ours, *, tolerance, statement, sizes, uses=(), title="", proves=()):
+        where = f"agreement({identifier!r})"
+        if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < 1:
+            raise ValueError(f"{where}: tolerance must be a relative error between 0 and 1, got {tolerance!r}")
+        if not isinstance(statement, str) or not statement:
+            raise TypeError(f"{where}: statement must be the LaTeX of what is compared, got {statement!r:.40}")
+        if not isinstance(sizes, str) or not sizes:
+            raise TypeError(f"{where}: sizes must say at which sizes, e.g. 'd=64, m=256', got {sizes!r:.40}")
+        a, b = np.asarray(usual, dtype=float), np.asarray(ours, dtype=float)
+        if a.shape != b.shape or a.size == 0:
+            raise ValueError(f"{where}: the two evaluations have shapes {a.shape} and {b.shape}")
+        super().__init__(identifier, uses=uses, expect=Verdict.CHECKED, title=title, proves=proves)
+        self.statement, self.sizes, self.tolerance = statement, sizes, float(tolerance)
+        self.error = relative_error(a, b) if np.all(np.isfinite(a)) and np.all(np.isfinite(b)) else math.inf
+        if self.error <= self.tolerance:
+            self._set(Verdict.CHECKED, Evidence(strategy="numeric", detail=(
+                f"largest relative error {_magnitude(self.error)} within the tolerance {self.tolerance:g}")))
+        else:
+            self._set(Verdict.UNPROVEN, Evidence(strategy="numeric", detail=(
+                f"the two evaluations differ: largest relative error {_magnitude(self.error)} beyond the tolerance "
+                f"{self.tolerance:g}")))
+        self._settle(Verdict.CHECKED)
+
+    def body_tex(self) -> str:
+        return self.statement
+
+    def objects(self) -> list:
+        return []
+
+    def record(self, timings: bool = False) -> dict:
+        out = super().record(timings)
+        out.update(scope=self.sizes, error=_magnitude(self.error), tolerance=f"{self.tolerance:g}")
+        return out
+
+
+def _magnitude(e: float) -> str:
+    return "< 1e-13" if e < 1e-13 else "inf" if e == math.inf else f"{e:.1g}"
+
+
+def agreement(identifier, usual, ours, *, tolerance=1e-10, statement, sizes, uses=(), title="", proves=()) -> Agreement:
+    """Compare two evaluations of a layer (arrays) within ``tolerance`` (largest error relative to ``ours``).
+
+    >>> import numpy as np
+    >>> ok = agreement("doc.agree", np.ones(3), np.ones(3) + 1e-15, statement="a = b", sizes="n=3")
+    >>> ok.verdict.value, ok.record()["error"], ok.record()["tolerance"]
+    ('checked', '< 1e-13', '1e-10')
+    >>> agreement("doc.differ", np.ones(3), 2 * np.ones(3), statement="a = b", sizes="n=3")
+    Traceback (most recent call last):
+    ...
+    derive.kernel.verdict.ExpectationError: claim doc.differ: expected checked, got unproven (the two evaluations differ: largest relative error 0.5 beyond the tolerance 1e-10)
+    """
+    return Agreement(identifier, usual, ours, tolerance=tolerance, statement=statement, sizes=sizes, uses=uses,
+                     title=title, proves=proves)

@@ -165,6 +165,9 @@ def record_of(statement) -> dict:
     """
     record = statement.record()
     record["paper"] = items_of(record)
+    for item, _ in record.get("proves") or ():
+        if item not in _ITEM_IDS:
+            raise ValueError(f"{record['id']}: proves names paper item {item!r}, which the paper does not number")
     return record
 
 
