@@ -254,7 +254,7 @@ def _swiglu_inputs():
 
 def test_an_agreeing_layer_is_checked_and_its_record_says_by_how_much():
     x, Wg, Wu, Wd, usual = _swiglu_inputs()
-    ok = numeric.agreement("numeric.agree.swiglu", usual, numeric.gated(x, Wg, Wu, Wd, derive.activation("silu")),
+    ok = numeric.agreement("numeric.agree.swiglu", usual, numeric.gated(x, Wg, Wu, Wd.T, derive.activation("silu")),
                            statement="a = b", sizes="d=8, m=6")
     rec = ok.record()
     assert (rec["verdict"], rec["tolerance"], rec["scope"]) == ("checked", "1e-10", "d=8, m=6")
@@ -266,7 +266,7 @@ def test_a_deliberately_wrong_layer_fails_its_claim(wrong):
     x, Wg, Wu, Wd, usual = _swiglu_inputs()
     with pytest.raises(ExpectationError, match="beyond the tolerance"):
         numeric.agreement(f"numeric.agree.wrong_{wrong}", usual,
-                          numeric.gated(x, Wg, Wu, Wd, derive.activation(wrong)), statement="a = b", sizes="d=8")
+                          numeric.gated(x, Wg, Wu, Wd.T, derive.activation(wrong)), statement="a = b", sizes="d=8")
 
 
 def test_a_layer_that_overflows_or_has_the_wrong_shape_is_not_evidence():
