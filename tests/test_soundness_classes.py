@@ -1218,3 +1218,121 @@ def test_a_budget_whose_alarm_is_swallowed_still_ends(swallowed):
     from derive import budget
     assert budget._STACK == []
     assert free("sound.after_swallowed", a + 1, 1 + a).prove().verdict is P
+
+
+# -- a budget shorter than the clock can tell runs out at once; a budget that is no number of seconds is refused --
+@pytest.mark.parametrize("seconds", [1e-20, 1e-300, 5e-324, 1e-9])
+@pytest.mark.parametrize("entry", ["prove", "refute", "check"])
+def test_a_budget_below_the_clocks_resolution_is_honoured(entry, seconds):
+    c = free(f"sound.tiny_{entry}", a * b, b * a)
+    getattr(c, entry)(budget=seconds)
+    assert c.verdict in (P, U, C), c.verdict  # true, so never refuted; may be decided before the clock notices
+    if c.verdict is U:
+        assert "out of time" in c.evidence.detail, c.evidence.detail
+
+
+@pytest.mark.parametrize("seconds", [1e-20, 1e-300])
+def test_classify_with_a_budget_below_the_clocks_resolution_is_undecided(seconds):
+    result = derive.classify(RELU, budget=seconds)
+    assert "out of time" in str(result), str(result)
+
+
+@pytest.mark.parametrize("seconds, error", [(0, ValueError), (-1e-20, ValueError), (float("nan"), ValueError),
+                                            (float("inf"), ValueError), (True, TypeError), ("1", TypeError)],
+                         ids=["zero", "negative", "nan", "inf", "bool", "str"])
+@pytest.mark.parametrize("entry", ["prove", "refute", "check", "classify"])
+def test_a_budget_that_is_no_positive_finite_number_is_refused_in_one_line(entry, seconds, error):
+    with pytest.raises(error) as info:
+        if entry == "classify":
+            derive.classify(RELU, budget=seconds)
+        else:
+            getattr(free(f"sound.bad_budget_{entry}", a, a), entry)(budget=seconds)
+    assert "budget" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_nested_budgets_below_the_clocks_resolution():
+    from derive import budget
+    with pytest.raises(OutOfTime) as info:
+        with time_budget(1.0):
+            with time_budget(1e-20):
+                pass
+    assert not info.value.outer and budget._STACK == []
+    with pytest.raises(OutOfTime) as info:  # inner budget entered after the enclosing one is over
+        with time_budget(1e-20):
+            with time_budget(5.0):
+                pass
+    assert budget._STACK == []
+
+
+# -- a budget keeps the caller's own timer: its handler runs when due, and what is left of it is restored -----------
+@pytest.fixture
+def caller_timer():
+    import signal
+    saved = signal.getsignal(signal.SIGALRM)
+    yield signal
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, saved)
+
+
+def test_the_callers_timer_fires_after_a_budget(caller_timer):
+    signal = caller_timer
+    fired = []
+    handler = lambda s, f: fired.append(time.monotonic())  # noqa: E731
+    signal.signal(signal.SIGALRM, handler)
+    start = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, 0.4)
+    assert free("sound.caller_timer", (a + b) ** 2, a**2 + 2 * a * b + b**2).prove().verdict is P
+    left, _ = signal.getitimer(signal.ITIMER_REAL)
+    assert 0 < left <= 0.4 - (time.monotonic() - start) + 0.01 and signal.getsignal(signal.SIGALRM) is handler
+    while not fired and time.monotonic() - start < 3:
+        pass
+    assert len(fired) == 1 and 0.35 < fired[0] - start < 1.0
+
+
+def test_the_callers_timer_due_inside_a_budget_runs_its_handler_on_time(caller_timer):
+    signal = caller_timer
+
+    class Stop(Exception):
+        pass
+
+    def handler(s, f):
+        raise Stop
+
+    signal.signal(signal.SIGALRM, handler)
+    start = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, 0.1)
+    with pytest.raises(Stop):
+        with time_budget(5):
+            while time.monotonic() - start < 5:
+                pass
+    from derive import budget
+    assert time.monotonic() - start < 1 and budget._STACK == [] and signal.getsignal(signal.SIGALRM) is handler
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_the_callers_interval_timer_keeps_ringing_through_a_budget(caller_timer):
+    signal = caller_timer
+    fired = []
+    signal.signal(signal.SIGALRM, lambda s, f: fired.append(time.monotonic()))
+    start = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)
+    with pytest.raises(OutOfTime):
+        with time_budget(0.22):
+            while time.monotonic() - start < 5:
+                pass
+    inside = len(fired)
+    while len(fired) < inside + 2 and time.monotonic() - start < 3:
+        pass
+    assert inside >= 3 and len(fired) >= inside + 2, fired
+    assert signal.getitimer(signal.ITIMER_REAL)[1] == pytest.approx(0.05)
+
+
+def test_a_budget_that_runs_out_before_the_callers_timer_leaves_it_running(caller_timer):
+    signal = caller_timer
+    fired = []
+    signal.signal(signal.SIGALRM, lambda s, f: fired.append(1))
+    signal.setitimer(signal.ITIMER_REAL, 2.0)
+    c = free("sound.caller_timer_slow", (a + b) ** 300, sp.expand((a + b) ** 15) ** 20).prove(budget=0.2)
+    assert c.verdict is U and "out of time" in c.evidence.detail
+    left, _ = signal.getitimer(signal.ITIMER_REAL)
+    assert 1.0 < left < 1.9 and not fired
