@@ -1336,3 +1336,56 @@ def test_a_budget_that_runs_out_before_the_callers_timer_leaves_it_running(calle
     assert c.verdict is U and "out of time" in c.evidence.detail
     left, _ = signal.getitimer(signal.ITIMER_REAL)
     assert 1.0 < left < 1.9 and not fired
+
+
+# -- the second opinion states an undefined function's assumptions of each of its applications -----------------
+_FPOS = sp.Function("fpos", positive=True)
+_FNEG = sp.Function("fneg", negative=True)
+_FNN = sp.Function("fnn", nonnegative=True)
+_FREAL = sp.Function("freal", real=True)
+_FINT = sp.Function("fint", integer=True)
+_FNZ = sp.Function("fnz", nonzero=True)
+_GNZ = sp.Function("gnz", zero=False)  # complex, but never zero
+_GC = sp.Function("gc")  # complex, may be zero
+_GNR = sp.Function("gnr", real=False)  # never real, so never zero
+
+
+@pytest.mark.parametrize("lhs, rhs, true_with, false_with", [
+    (lambda f: sp.Max(0, f(a) * b), lambda f: f(a) * sp.Max(0, b), _FPOS, _FNEG),
+    (lambda f: sp.Abs(f(a)), lambda f: f(a), _FNN, _FREAL),
+    (lambda f: sp.Abs(f(a)), lambda f: -f(a), _FNEG, _FPOS),
+    (lambda f: sp.Max(f(a) ** 2, f(a)), lambda f: f(a) ** 2, _FINT, _FREAL),  # x² ≥ x on the integers only
+    (lambda f: sp.sign(f(a)) ** 2, lambda f: sp.Integer(1), _FNZ, _FREAL),
+    (lambda f: sp.Piecewise((1, sp.Eq(f(u), 0)), (0, True)), lambda f: sp.Integer(0), _GNZ, _GC),
+    (lambda f: sp.Piecewise((1, sp.Eq(f(a), 0)), (0, True)), lambda f: sp.Integer(0), _GNR, _GC),
+], ids=["max_positive", "abs_nonnegative", "abs_negative", "integer_square", "sign_nonzero", "complex_nonzero",
+        "not_real"])
+def test_the_second_opinion_reads_a_functions_assumptions_both_ways(lhs, rhs, true_with, false_with):
+    from derive.second import identity
+    assert identity(lhs(true_with), rhs(true_with)).result == "agrees"
+    assert identity(lhs(false_with), rhs(false_with)).result == "disagrees"
+
+
+def test_a_true_claim_about_a_positive_function_is_proved_and_agreed():
+    c = free("sound.positive_function", sp.Max(0, _FPOS(a) * b), _FPOS(a) * sp.Max(0, b)).prove()
+    assert c.verdict is P and c.second_opinion.result == "agrees", c.second_opinion
+
+
+@pytest.mark.parametrize("kw", [dict(prime=True), dict(even=True), dict(odd=True), dict(rational=True),
+                                dict(extended_positive=True), dict(commutative=False)],
+                         ids=["prime", "even", "odd", "rational", "extended_positive", "noncommutative"])
+def test_a_function_assumed_what_the_second_opinion_cannot_state_is_outside(kw):
+    from derive.second import identity
+    f = sp.Function("fx", **kw)
+    opinion = identity(f(a) * b, b * f(a))
+    assert opinion.result == "outside fragment" and "fx" in opinion.why, opinion
+
+
+def test_a_witness_function_must_meet_the_functions_assumptions():
+    from derive.second import refutation
+    lhs, rhs = sp.Max(0, _FPOS(a) * b), _FPOS(a) * sp.Max(0, b)
+    x = sp.Symbol("x", real=True)
+    assert refutation(lhs, rhs, (), {a: 1, b: -1, _FPOS: sp.Lambda(x, -1)}).result == "disagrees"
+    assert refutation(lhs, rhs, (), {a: 1, b: -1, _FPOS: sp.Lambda(x, x - 2)}).result == "disagrees"
+    lhs, rhs = sp.Max(0, _FREAL(a) * b), _FREAL(a) * sp.Max(0, b)
+    assert refutation(lhs, rhs, (), {a: 1, b: -1, _FREAL: sp.Lambda(x, -1)}).result == "agrees"

@@ -293,7 +293,7 @@ def refutation(lhs, rhs, assume, witness: dict, component=None) -> Opinion:
             cols = lhs.cols if isinstance(lhs, sp.MatrixBase) else 1
             comps = [comps[i * cols + j]]
         valid = [f for s in witness if isinstance(s, sp.Symbol) for f in t.domain_of(s, t.scalar(s)[0])]
-        valid += [t.boolean(c) for c in assume]
+        valid += [t.boolean(c) for c in assume] + t.bound_facts  # a witness σ meets σ's assumptions where applied
         goals = [_and(t.defined), f"(not {_and(valid)})"] + [_is_zero(c) for c in comps]
         answers = _queries(t, t.side + t.domain, goals[:1])
         if next(answers) == z3.unsat:
@@ -390,12 +390,12 @@ def _instance(t, lhs, rhs, mapping, facts, assume=()) -> str:
     the mapping) are its guard, never asserted: an instance at a point where it is undefined, or where the chain's
     assumptions fail, says nothing. Definitions of fresh constants are asserted (they are always satisfiable).
     """
-    start = (len(t.domain), len(t.side), len(t.defined))
+    start = (len(t.domain), len(t.side), len(t.defined), len(t.bound_facts))
     t.bind(mapping)
     try:
         equal = _and(_is_zero(c) for c in _components(t, lhs, rhs))
         guard = t.defined[start[2]:] + [f for k in mapping if isinstance(k, sp.Symbol)
-                                        for f in t.domain_of(k, t.scalar(k)[0])]
+                                        for f in t.domain_of(k, t.scalar(k)[0])] + t.bound_facts[start[3]:]
         guard += [t.boolean(c) for c in assume if any(c.has(k) for k in mapping)]  # read at the mapping (bound)
     finally:
         facts += t.domain[start[0]:] + t.side[start[1]:]

@@ -4,7 +4,8 @@ The fragment is what Z3 decides exactly: polynomial arithmetic over the reals wi
 ``Max``/``Min``/``Abs``/``sign``/``Heaviside``/``Piecewise`` as if-then-else; a reciprocal as a fresh real
 ``r`` with ``b·r = 1`` (the claim is read where it is defined, as the kernel's ``cancel`` reads it); the square
 root of a positive rational as a fresh ``y > 0`` with ``y² = c``; an undefined σ as an uninterpreted function;
-the symbols' domains (real, positive, nonzero, integer …) as constraints. A symbol SymPy does not know to be
+the symbols' domains (real, positive, nonzero, integer …) as constraints, and an undefined function's
+assumptions (``Function("f", positive=True)``) as constraints on each of its applications. A symbol SymPy does not know to be
 real, and every entry of a matrix symbol, is complex: it is modelled exactly as two reals (real and imaginary
 part), and σ of a complex argument as an uninterpreted function of both parts. Anything else (``exp``, ``erf``,
 π, a float, a sum over a symbolic range …) raises :class:`Outside`, naming it: nothing is dropped or approximated.
@@ -32,6 +33,7 @@ import itertools
 import sympy as sp
 import z3
 from z3.z3 import _to_expr_ref as _expr
+from sympy.core.assumptions import _assume_defined
 from sympy.core.function import AppliedUndef
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
@@ -164,6 +166,18 @@ def _domain_facts(symbol) -> dict:
     return dict(modelled)
 
 
+def _function_facts(e) -> dict:
+    """The modelled facts of ``e``, an application of an undefined function (its class's assumptions, as SymPy
+    derives them); :class:`Outside` when it is assumed anything they do not imply (``prime``, ``even`` …)."""
+    facts = {k: getattr(e, "is_" + k) for k in sorted(_assume_defined)}
+    modelled = tuple(sorted((k, v) for k, v in facts.items() if k in MODELLED and v is not None))
+    implied = _implied(modelled)
+    for key, value in facts.items():
+        if value is not None and implied.get(key) != value:
+            raise Outside(f"a function assumed {'' if value else 'not '}{key} ({e.func})")
+    return dict(modelled)
+
+
 @functools.lru_cache(maxsize=1024)
 def _scan(e) -> tuple:
     """One walk over ``e``: whether anything is complex, and its size symbols (cached: asked once per query)."""
@@ -272,6 +286,7 @@ class Translator:
         self.side: list = []     # definitions of fresh constants (roots, reciprocals): always satisfiable
         self.defined: list = []  # where the expression is defined (each reciprocal's base is nonzero)
         self.created: list = []  # every fresh constant, in order (to quantify over them)
+        self.bound_facts: list = []  # a bound function's assumptions, at the values it is applied to
         self.inverses: dict = share.inverses if share else {}  # name of a reciprocal -> name of its symbol
         self.abstracted: set = set()  # the transcendental functions read as uninterpreted
         self._decls: dict = share._decls if share else {}  # name -> SMT-LIB declaration
@@ -408,6 +423,24 @@ class Translator:
             out.append(f"(not (is_int {x}))")
         return out
 
+    @classmethod
+    def _value_facts(cls, value, facts) -> list:
+        """The facts stated of a value ``(re, im)``: of a complex one, each holds when it is real and its real
+        part has it (``zero``: both parts are zero; ``real``: its imaginary part is)."""
+        re, im = value
+        if im is None:
+            return cls._facts(re, facts)
+        out = []
+        for key, holds in sorted(facts.items()):
+            if key == "real":
+                test = f"(= {im} 0.0)"
+            elif key == "zero":
+                test = f"(and (= {re} 0.0) (= {im} 0.0))"
+            else:
+                test = f"(and (= {im} 0.0) {cls._facts(re, {key: True})[0]})"
+            out.append(test if holds else f"(not {test})")
+        return out
+
     def domain_of(self, symbol, value) -> list:
         """The domain constraints of ``symbol`` stated for the term ``value`` (a witness respects them)."""
         if symbol.is_real is not True:
@@ -454,7 +487,7 @@ class Translator:
         if isinstance(e, sp.Piecewise):
             return self._piecewise(e)
         if isinstance(e, AppliedUndef):
-            return self._applied(e)
+            return self._undefined(e)
         if isinstance(e, sp.Sum):
             return self._sum(e)
         if isinstance(e, MatrixElement):
@@ -578,6 +611,15 @@ class Translator:
                     self._decls[f] = f"(declare-fun {f} {sig})"
             self._ufs[key] = ufs
         return ufs
+
+    def _undefined(self, e):
+        """An application of an undefined function, with its assumptions: stated as facts of the application, or,
+        when the function is bound (a witness's ``Lambda``), kept in :attr:`bound_facts` for the witness to meet."""
+        facts = _function_facts(e)
+        value = self._applied(e)
+        if facts:
+            (self.bound_facts if e.func in self._functions else self.domain).extend(self._value_facts(value, facts))
+        return value
 
     def _applied(self, e):
         f = e.func
