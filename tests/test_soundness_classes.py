@@ -1389,3 +1389,46 @@ def test_a_witness_function_must_meet_the_functions_assumptions():
     assert refutation(lhs, rhs, (), {a: 1, b: -1, _FPOS: sp.Lambda(x, x - 2)}).result == "disagrees"
     lhs, rhs = sp.Max(0, _FREAL(a) * b), _FREAL(a) * sp.Max(0, b)
     assert refutation(lhs, rhs, (), {a: 1, b: -1, _FREAL: sp.Lambda(x, -1)}).result == "agrees"
+
+
+# -- parsing never evaluates a huge number: nested powers, big literals, exp of a multiple of a logarithm --------
+@pytest.mark.parametrize("text, limit", [
+    ("(((((3*z)**64)**64)**64)**64)**64", "nested powers"),
+    ("(z**64)**64", "nested powers"),
+    ("((z + 1)**8)**9", "nested powers"),
+    ("((z**(1/2))**64)**4", "nested powers"),
+    ("(((z + 1)**(1/2))**64)**4", "nested powers"),
+    ("(2**64)**64", "4096 bits"),
+    ("(3**63)**63", "4096 bits"),
+    ("((2*z)**50)**(3/2)", "nested powers"),
+    ("exp(100000000000000000000000000000*log(3))", "exp of a multiple of a logarithm"),
+    ("exp(65*log(z))", "exp of a multiple of a logarithm"),
+    ("exp(z + 10**20*log(2))", "exp of a multiple of a logarithm"),
+    ("1234567890123456789012345678901234567890 * z", "30 digits"),
+    ("factorial(100000)", "unknown function"),
+    ("gamma(10**20)", "unknown function"),
+])
+def test_parsing_refuses_what_would_evaluate_a_huge_number_in_one_line(text, limit):
+    from derive.parse import parse
+    start = time.monotonic()
+    with pytest.raises(ValueError) as info:
+        parse(text)
+    assert limit in str(info.value) and "\n" not in str(info.value), str(info.value)
+    assert time.monotonic() - start < 2
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(z**8)**8", z**64), ("(z**64)**(1/64)", sp.Abs(z)), ("exp(64*log(3))", sp.Integer(3) ** 64),
+    ("((z**(1/2))**64)**2", z**64), ("(3*z)**2", 9 * z**2),
+])
+def test_parsing_keeps_powers_within_the_limits(text, expected):
+    from derive.parse import parse
+    assert parse(text) == expected
+
+
+def test_the_command_line_refuses_a_power_of_a_power_at_once(capsys):
+    from derive import cli
+    start = time.monotonic()
+    assert cli.main(["classify", "(((((3*z)**64)**64)**64)**64)**64", "--budget", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "nested powers" in err and err.count("\n") == 1 and time.monotonic() - start < 5
