@@ -6,13 +6,17 @@ re-checked by Z3 (:mod:`.review`) from its own translation (:mod:`.translate`). 
 (``second_opinion`` in its record); an opinion that *disagrees* raises :class:`derive.claims.SoundnessError`.
 
 Set the environment variable ``DERIVE_SECOND_OPINION=0`` to skip it (to measure what it costs).
+
+A re-check keeps to what is left of the claim's budget (and of any budget around it): every call into Z3 is
+given at most the time left, and the translation runs under the same budget; when it runs out, the opinion is
+``unknown`` and says ``out of time``.
 """
 from __future__ import annotations
 
 import os
 
 from .review import ENGINE, Opinion, combine, identity, refutation, step
-from .translate import Outside, Translator
+from .translate import OUT_OF_TIME, Outside, Translator, within
 
 __all__ = ["ENGINE", "Opinion", "Outside", "Translator", "enabled", "review_claim", "review_step", "record",
            "identity", "refutation", "step", "combine", "counts", "summary_line"]
@@ -38,18 +42,44 @@ def _disagreement(what: str, opinion, statement=None) -> None:
         raise SoundnessError(message)
 
 
-def review_claim(claim, found=None) -> None:
+def _timed_out(about: str):
+    from .review import Opinion
+
+    return Opinion("unknown", OUT_OF_TIME, 0.0, about)
+
+
+def _within(seconds, about: str, run):
+    """``run()`` with Z3 and the translation kept to ``seconds`` (``None``: no limit of its own) and to any budget
+    around it; the opinion is ``unknown (out of time)`` when that runs out."""
+    from ..budget import OutOfTime, remaining, time_budget
+
+    if seconds is not None and seconds <= 0:
+        return _timed_out(about)
+    left = remaining()
+    limit = seconds if left is None else left if seconds is None else min(seconds, left)
+    try:
+        with time_budget(seconds), within(limit):
+            return run()
+    except OutOfTime as exc:
+        if exc.outer:  # a budget around this one ran out: it stops too
+            raise
+        return _timed_out(about)
+
+
+def review_claim(claim, found=None, seconds=None) -> None:
     """After a claim got a certain verdict: re-check it, keep the opinion, raise when Z3 disagrees.
 
-    ``found`` is the kernel's :class:`derive.witness.Found` for a refutation (its witness and component).
+    ``found`` is the kernel's :class:`derive.witness.Found` for a refutation (its witness and component);
+    ``seconds`` what is left of the claim's budget (``None``: no limit but the budgets around it).
     """
     if not enabled():
         return
     verdict = claim.verdict.value
     if verdict == "proved":
-        opinion = identity(claim.lhs, claim.rhs, claim.assume)
+        opinion = _within(seconds, verdict, lambda: identity(claim.lhs, claim.rhs, claim.assume))
     elif verdict == "refuted" and found is not None:
-        opinion = refutation(claim.lhs, claim.rhs, claim.assume, found.witness, found.component)
+        opinion = _within(seconds, verdict, lambda: refutation(claim.lhs, claim.rhs, claim.assume, found.witness,
+                                                               found.component))
     else:
         return
     claim.second_opinion = opinion
@@ -71,8 +101,9 @@ def _premises(rule) -> list:
     return out
 
 
-def review_step(chain) -> None:
-    """After a chain took a step: re-check that step, and keep the chain's opinion (all its steps')."""
+def review_step(chain, seconds=None) -> None:
+    """After a chain took a step: re-check that step, and keep the chain's opinion (all its steps'); ``seconds``
+    is what is left of the step's budget."""
     if not enabled():
         return
     opinions = chain.__dict__.setdefault("_second_steps", [])
@@ -82,7 +113,8 @@ def review_step(chain) -> None:
     opinion = None
     if detail is not None:
         premises = _premises(rule) if chain.equations else ()
-        opinion = step(prev, expr, rule, chain.assume, chain.equations, premises)
+        opinion = _within(seconds, "proved",
+                          lambda: step(prev, expr, rule, chain.assume, chain.equations, premises))
     opinions.append(opinion)
     if opinion is not None and opinion.result == "disagrees":  # the step does not count: later steps cannot mend it
         chain._steps[-1] = (expr, rule, None, chain.steps[-1][3])

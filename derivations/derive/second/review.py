@@ -18,15 +18,14 @@ import sympy as sp
 import z3
 from sympy.matrices.expressions import MatrixExpr
 
-from .translate import TRANSCENDENTAL, Outside, Translator, cancel_in_formula, complex_inputs, size_symbols
+from .translate import (TIMEOUT_MS, TRANSCENDENTAL, Outside, Translator, Unknown, _time_text, cancel_in_formula,
+                        complex_inputs, simplify, size_symbols, time_left_ms)
 
 __all__ = ["ENGINE", "Opinion", "identity", "refutation", "step", "combine", "MAX_SIZE", "RLIMIT", "TIMEOUT_MS"]
 
 ENGINE = f"z3 {z3.get_version_string()}"
 #: Z3's resource limit per query (deterministic, unlike time)
 RLIMIT = 100000
-#: wall-clock limit per query, in milliseconds: a safety net behind the resource limit
-TIMEOUT_MS = 10000
 #: every-size claims are re-checked at each size 1 … MAX_SIZE of each size symbol (fewer when there are many)
 MAX_SIZE = 2
 #: at most this many size combinations per every-size claim
@@ -49,15 +48,16 @@ class Opinion:
         return out
 
 
-class _Unknown(Exception):
-    pass
+_Unknown = Unknown
 
 
 class _Disagrees(Exception):
     pass
 
 
-def _limit_text(reason: str) -> str:
+def _limit_text(reason: str, ms: int = TIMEOUT_MS) -> str:
+    if ms < TIMEOUT_MS and any(w in reason for w in ("canceled", "timeout")):
+        return _time_text(ms)
     if any(w in reason for w in ("canceled", "timeout", "resource", "rlimit", "max. resource")):
         return f"Z3's limit ({RLIMIT:,} resource units) ran out"
     return f"Z3 gave up ({reason})"
@@ -68,9 +68,9 @@ def _prepare(formula, inverses=None):
 
     With ``inverses`` (only where the claim's definedness is asserted), a symbol times its reciprocal cancels.
     """
-    out = z3.simplify(formula, som=True)
+    out = simplify(formula, som=True)
     if inverses:
-        out = z3.simplify(cancel_in_formula(out, inverses), som=True)
+        out = simplify(cancel_in_formula(out, inverses), som=True)
     return out
 
 
@@ -90,14 +90,15 @@ def _queries(t: Translator, facts, goals, inverses=None):
         if z3.is_true(g) and all(z3.is_true(f) for f in prepared):  # ground, and true: satisfiable as it stands
             yield z3.sat
             continue
+        ms = time_left_ms()
         s = z3.Solver()
         s.set("rlimit", RLIMIT)
-        s.set("timeout", TIMEOUT_MS)
+        s.set("timeout", ms)
         s.add(*prepared)
         s.add(g)
         result = s.check()
         if result == z3.unknown:
-            raise _Unknown(_limit_text(s.reason_unknown()))
+            raise _Unknown(_limit_text(s.reason_unknown(), ms))
         yield result
 
 
@@ -224,6 +225,8 @@ def _memo(key, about, fn) -> Opinion:
     if hit is not None:
         return Opinion(hit.result, hit.why, time.perf_counter() - start, about)
     out = _timed(about, fn)
+    if out.why.startswith(("out of time", "Z3's time limit")):  # the time left decided it: asked again, not kept
+        return out
     if len(_MEMO) >= _MEMO_SIZE:
         _MEMO.clear()
     _MEMO[key] = out

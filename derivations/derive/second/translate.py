@@ -27,8 +27,10 @@ derive.second.translate.Outside: a transcendental function (exp)
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
+import time
 
 import sympy as sp
 import z3
@@ -39,7 +41,8 @@ from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-__all__ = ["Outside", "Translator", "cancel_in_formula", "cancel_inverses", "complex_inputs", "size_symbols"]
+__all__ = ["Outside", "Unknown", "Translator", "cancel_in_formula", "cancel_inverses", "complex_inputs",
+           "size_symbols", "simplify", "within", "time_left_ms"]
 
 #: SymPy's facts about a symbol that the translation models as constraints
 MODELLED = ("real", "positive", "negative", "nonnegative", "nonpositive", "nonzero", "zero", "integer")
@@ -48,6 +51,14 @@ MODELLED = ("real", "positive", "negative", "nonnegative", "nonpositive", "nonze
 MAX_POWER = 64
 #: the largest matrix whose inverse or determinant is written out (its determinant has k! terms)
 MAX_INVERSE = 4
+#: the most terms of a sum written out
+MAX_SUM = 10000
+#: the longest term written out, in characters of SMT-LIB (a larger one puts the claim outside the fragment)
+MAX_TERM = 1_000_000
+#: the most rewriting steps of one call of Z3's simplifier (deterministic, as the solver's resource limit is)
+MAX_STEPS = 10_000_000
+#: wall-clock limit of one call into Z3, in milliseconds: a safety net behind the deterministic limits
+TIMEOUT_MS = 10000
 
 TRANSCENDENTAL = {"exp", "log", "erf", "erfc", "tanh", "sinh", "cosh", "sin", "cos", "tan", "atan", "asin",
                    "acos", "sigmoid", "LambertW", "gamma", "loggamma", "besselj", "Si", "Ci", "Ei", "li"}
@@ -56,6 +67,64 @@ ZERO, ONE = "0.0", "1.0"
 
 class Outside(Exception):
     """The claim leaves the fragment; the message names what put it outside (``erf``, ``a complex symbol`` …)."""
+
+
+class Unknown(Exception):
+    """Z3 ran out of a limit (its steps, its resource units, its time, or the claim's budget): no opinion."""
+
+
+#: the deadlines (on time.monotonic()) of the re-checks under way, innermost last (None: no deadline of its own)
+_DEADLINES: list = []
+#: what an opinion says when the claim's budget ended before Z3 did
+OUT_OF_TIME = "out of time (the claim's budget ended before Z3 did)"
+
+
+@contextlib.contextmanager
+def within(seconds):
+    """Every call into Z3 inside the block ends by ``seconds`` from now (``None``: only :data:`TIMEOUT_MS` each)."""
+    _DEADLINES.append(None if seconds is None else time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _DEADLINES.pop()
+
+
+def time_left_ms() -> int:
+    """The milliseconds one call into Z3 may take: :data:`TIMEOUT_MS`, or less when the deadline is sooner;
+    :class:`Unknown` when it has passed."""
+    deadline = min((d for d in _DEADLINES if d is not None), default=None)
+    if deadline is None:
+        return TIMEOUT_MS
+    left = int((deadline - time.monotonic()) * 1000)
+    if left <= 0:
+        raise Unknown(OUT_OF_TIME)
+    return min(TIMEOUT_MS, left)
+
+
+def _time_text(ms: int) -> str:
+    return OUT_OF_TIME if ms < TIMEOUT_MS else f"Z3's time limit ({TIMEOUT_MS:,} ms) ran out"
+
+
+def simplify(term, **options):
+    """``z3.simplify`` within :data:`MAX_STEPS` rewriting steps and the time left (:func:`time_left_ms`):
+    :class:`Unknown` when either runs out (a simplification cut short is never used)."""
+    ms = time_left_ms()
+    start = time.monotonic()
+    try:
+        out = z3.simplify(term, max_steps=MAX_STEPS, timeout=ms, **options)
+    except z3.Z3Exception as exc:
+        if "max. steps" in str(exc):
+            raise Unknown(f"Z3's simplifier ran out of its {MAX_STEPS:,} steps") from None
+        raise
+    if (time.monotonic() - start) * 1000 >= ms - 1:
+        raise Unknown(_time_text(ms))
+    return out
+
+
+def _bounded(*terms) -> None:
+    """:class:`Outside` when the terms, written out together, would be longer than :data:`MAX_TERM`."""
+    if sum(len(t) for t in terms if t is not None) > MAX_TERM:
+        raise Outside(f"a term too large to write out (over {MAX_TERM:,} characters)")
 
 
 def cancel_inverses(term, inverses: dict):
@@ -225,6 +294,7 @@ def size_symbols(*exprs) -> list:
 def _add(values):
     res = [v[0] for v in values if v[0] != ZERO]
     ims = [v[1] for v in values if v[1] is not None]
+    _bounded(*res, *ims)
     re = ZERO if not res else res[0] if len(res) == 1 else "(+ " + " ".join(res) + ")"
     im = None if not ims else ims[0] if len(ims) == 1 else "(+ " + " ".join(ims) + ")"
     return (re, im)
@@ -236,9 +306,11 @@ def _times(*xs):
 
 def _mul(values):
     if all(v[1] is None for v in values):
+        _bounded(*[v[0] for v in values])
         return (_times(*[v[0] for v in values]), None)
     re, im = values[0]
     for vr, vi in values[1:]:
+        _bounded(re, im, re, im, vr, vr, vi, vi)  # each part of a complex product is written twice
         if im is None and vi is None:
             re = _times(re, vr)
         elif vi is None:
@@ -315,6 +387,7 @@ class Translator:
         args = [a for _, _, app_args in self._apps for a in app_args]
         text = "\n".join(self._decls.values()) + "\n" + "\n".join(
             f"(assert {f})" for f in [*formulas, *(f"(= {a} 0.0)" for a in args)])
+        time_left_ms()  # nothing more is asked of Z3 once the time is up
         parsed = list(z3.parse_smt2_string(text))
         out, arg_terms = parsed[:len(formulas)], [e.arg(0) for e in parsed[len(formulas):]]
         if not self._apps:
@@ -325,9 +398,9 @@ class Translator:
             k += len(app_args)
             if pairs:
                 terms = [z3.substitute(a, *pairs) for a in terms]
-            terms = [z3.simplify(a, som=True) for a in terms]
+            terms = [simplify(a, som=True) for a in terms]
             if self.inverses:
-                terms = [z3.simplify(cancel_inverses(a, self.inverses), som=True) for a in terms]
+                terms = [simplify(cancel_inverses(a, self.inverses), som=True) for a in terms]
             for placeholder, decl in zip(placeholders, decls):
                 if placeholder is not None:
                     pairs.append((z3.Real(placeholder.strip("|")), decl(*terms)))
@@ -513,6 +586,7 @@ class Translator:
             if n == 0:
                 return (ONE, None)
             v = self.value(base) if n > 0 else self._reciprocal(base)
+            _bounded(*[part for part in v for _ in range(abs(n))])
             return _mul([v] * abs(n))
         if isinstance(exp, sp.Rational) and exp.q == 2 and base.is_Rational and base > 0:
             y = self.fresh(f"sqrt{base}")
@@ -672,8 +746,11 @@ class Translator:
         if len(e.limits) > 1:  # the first limit is the innermost sum
             return self.value(sp.Sum(sp.Sum(e.function, e.limits[0]), *e.limits[1:]))
         var, lo, hi = e.limits[0]
+        lo, hi = self._size(lo), self._size(hi)
+        if hi - lo + 1 > MAX_SUM:
+            raise Outside(f"a sum of {hi - lo + 1:,} terms, too many to write out (at most {MAX_SUM:,})")
         parts = []
-        for k in range(self._size(lo), self._size(hi) + 1):
+        for k in range(lo, hi + 1):
             saved, cache = dict(self._indices), self._cache
             self._indices[var] = k
             self._cache = {}
