@@ -1393,18 +1393,18 @@ def test_a_witness_function_must_meet_the_functions_assumptions():
 
 # -- parsing never evaluates a huge number: nested powers, big literals, exp of a multiple of a logarithm --------
 @pytest.mark.parametrize("text, limit", [
-    ("(((((3*z)**64)**64)**64)**64)**64", "nested powers"),
-    ("(z**64)**64", "nested powers"),
-    ("((z + 1)**8)**9", "nested powers"),
-    ("((z**(1/2))**64)**4", "nested powers"),
-    ("(((z + 1)**(1/2))**64)**4", "nested powers"),
+    ("(((((3*z)**64)**64)**64)**64)**64", "4096 bits"),
+    ("((3*z)**64)**64", "4096 bits"),
+    ("((z/7)**60)**60", "4096 bits"),
+    ("((((2*z)**(1/2))**64)**64)**3", "4096 bits"),
+    ("(((sqrt(3)*z)**64)**64)**2", "4096 bits"),
     ("(2**64)**64", "4096 bits"),
     ("(3**63)**63", "4096 bits"),
-    ("((2*z)**50)**(3/2)", "nested powers"),
     ("exp(100000000000000000000000000000*log(3))", "exp of a multiple of a logarithm"),
     ("exp(65*log(z))", "exp of a multiple of a logarithm"),
-    ("exp(z + 10**20*log(2))", "exp of a multiple of a logarithm"),
+    ("exp(z + 64*log(2**64))", "exp of a multiple of a logarithm"),
     ("1234567890123456789012345678901234567890 * z", "30 digits"),
+    ("z**(10**29)", "exponents beyond 64"),
     ("factorial(100000)", "unknown function"),
     ("gamma(10**20)", "unknown function"),
 ])
@@ -1431,63 +1431,15 @@ def test_the_command_line_refuses_a_power_of_a_power_at_once(capsys):
     start = time.monotonic()
     assert cli.main(["classify", "(((((3*z)**64)**64)**64)**64)**64", "--budget", "1"]) == 2
     err = capsys.readouterr().err
-    assert "nested powers" in err and err.count("\n") == 1 and time.monotonic() - start < 5
+    assert "4096 bits" in err and err.count("\n") == 1 and time.monotonic() - start < 5
 
 
-# -- the second opinion keeps to what is left of the claim's budget: no call into Z3 runs past it ---------------
-_N = sp.Symbol("n_size", integer=True, positive=True)
-
-
-@pytest.mark.parametrize("build", [
-    lambda: sp.MatrixSymbol("A", 1, 1),
-    lambda: sp.MatrixSymbol("A", _N, _N),
-    lambda: sp.MatrixSymbol("A", 3, 3),
-], ids=["one_by_one", "symbolic_size", "three_by_three"])
-def test_a_power_of_a_matrix_keeps_the_second_opinion_within_the_budget(build):
-    A = build()
+@pytest.mark.parametrize("text", ["(((((z+3)**64)**64)**64)**64)**64", "((z**64)**64)**64", "(((z**2 + 1)**(1/2))**64)**64"])
+def test_a_power_of_a_power_of_a_symbol_is_written_not_evaluated(text):
+    from derive.parse import parse
     start = time.monotonic()
-    c = free("sound.matpow_budget", (A**64).T, (A.T) ** 64).prove(budget=1)
-    assert time.monotonic() - start < 4
-    assert c.verdict in (P, U)
-    if c.verdict is P:
-        op = c.second_opinion
-        assert op.result in ("agrees", "unknown", "outside fragment"), op
-        if op.result == "unknown":
-            assert "out of time" in op.why or "limit" in op.why or "ran out" in op.why, op.why
-
-
-def test_an_opinion_out_of_time_is_asked_again_with_more_time():
-    A = sp.MatrixSymbol("A", 2, 2)
-    c = free("sound.matpow_again", (A**8).T, (A.T) ** 8).prove(budget=1e-6)
-    assert c.verdict in (P, U)
-    c = free("sound.matpow_again2", (A**8).T, (A.T) ** 8).prove(budget=30)
-    assert c.verdict is P and c.second_opinion.result == "agrees", c.second_opinion
-
-
-@pytest.mark.parametrize("lhs", [
-    lambda: u**64 * b,                                   # complex: written out, each part doubles at each factor
-    lambda: (u + 1) ** 40 * (u - 1) ** 40,
-    lambda: sp.Sum(a**2, (t, 1, 10**7)),
-], ids=["complex_power", "complex_product", "long_sum"])
-def test_a_translation_too_large_is_bounded_before_it_is_built(lhs):
-    from derive.second import identity
-    start = time.monotonic()
-    op = identity(lhs(), lhs() + a - a)
-    assert time.monotonic() - start < 2
-    assert op.result == "outside fragment" and "too" in op.why, op
-
-
-def test_zero_time_left_asks_nothing_of_z3():
-    from derive.second import identity, translate
-    with translate.within(1e-9):
-        time.sleep(0.01)
-        op = identity(a * b + 1, b * a + 1)
-    assert op.result == "unknown" and "out of time" in op.why
-    assert identity(a * b + 1, b * a + 1).result == "agrees"  # not kept: asked again
-
-
-def test_z3s_simplifier_has_a_step_limit(monkeypatch):
-    from derive.second import identity, translate
-    monkeypatch.setattr(translate, "MAX_STEPS", 5)
-    op = identity(sp.Max(0, (a + b) ** 6), sp.Max(0, sp.expand((a + b) ** 6)) + (b - b))
-    assert op.result == "unknown" and "steps" in op.why, op
+    e = parse(text)
+    assert isinstance(e, sp.Pow) and time.monotonic() - start < 1
+    result = derive.classify(text, budget=2)
+    assert time.monotonic() - start < 8
+    assert all(v in (R, U) for v in result.verdicts().values())

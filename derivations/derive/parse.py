@@ -178,10 +178,9 @@ class _Reader:
                 self.fail("complex exponents", node)
             if not abs(exponent) <= MAX_EXPONENT:
                 self.fail(f"exponents beyond {MAX_EXPONENT}", node)
-            # checked before SymPy evaluates anything: (x**a)**b is x**(a*b), and (3*z)**64 raises 3 to the 64th
-            if not _nested_exponent(base) * abs(exponent) <= MAX_EXPONENT:
-                self.fail(f"nested powers whose exponents multiply beyond {MAX_EXPONENT}", node)
             if exponent.is_Rational:
+                # checked before SymPy evaluates anything: (3*z)**64 raises 3 to the 64th, ((3*z)**64)**64 3**64
+                # to the 64th (a power of a symbol, or of a sum, is only written: its exponents multiply)
                 if _bits(base) * abs(int(exponent.p)) > MAX_BITS:
                     self.fail(f"powers beyond {MAX_BITS} bits", node)
                 if base == 0 and exponent.is_negative:
@@ -196,7 +195,8 @@ class _Reader:
             if rest.has(sp.log):
                 if not abs(coeff) <= MAX_EXPONENT:
                     self.fail(f"exponents beyond {MAX_EXPONENT} (exp of a multiple of a logarithm)", node)
-                if _bits(rest) * abs(int(sp.Rational(coeff).p)) > MAX_BITS:
+                bits = max((_bits(log.args[0]) for log in rest.atoms(sp.log)), default=1)
+                if bits * abs(int(sp.Rational(coeff).p)) > MAX_BITS:
                     self.fail(f"powers beyond {MAX_BITS} bits (exp of a multiple of a logarithm)", node)
         return sp.exp(arg)
 
@@ -280,16 +280,16 @@ class _Reader:
         return value
 
 
-def _nested_exponent(e) -> float:
-    """The largest product of the numeric exponents along a path of nested powers in ``e`` (1 for none)."""
-    if isinstance(e, sp.Pow) and e.exp.is_number:
-        return max(float(abs(e.exp)) * _nested_exponent(e.base), _nested_exponent(e.exp))
-    return max((_nested_exponent(a) for a in e.args), default=1.0)
-
-
 def _bits(e) -> int:
-    """The most bits of a numerator or denominator of a rational number in ``e`` (what a power multiplies)."""
-    return max((max(int(r.p).bit_length(), int(r.q).bit_length()) for r in e.atoms(sp.Rational)), default=1)
+    """The most bits of a numerator or denominator of a rational number that a power of ``e`` raises: ``e`` itself,
+    a factor of a product, the base of a power (SymPy writes ``(c x)**n`` as ``c**n x**n``; a sum stays as it is)."""
+    if e.is_Rational:
+        return max(int(e.p).bit_length(), int(e.q).bit_length())
+    if isinstance(e, sp.Mul):
+        return max(_bits(a) for a in e.args)
+    if isinstance(e, sp.Pow):
+        return _bits(e.base)
+    return 1
 
 
 def _meant(name: str):
