@@ -5,7 +5,9 @@ Each re-check gives an :class:`Opinion`: ``agrees``, ``outside fragment`` (and w
 (Z3's resource limit, or an incomplete answer) or ``disagrees``, which the caller turns into a
 :class:`derive.claims.SoundnessError`. Claims about matrix symbols of symbolic size are re-checked at every
 size up to :data:`MAX_SIZE` and say so. The limit is Z3's deterministic resource limit (``rlimit``), so the
-same claim gets the same opinion on a busy machine, with a wall-clock ``timeout`` behind it as a safety net.
+same claim gets the same opinion on a busy machine (Z3's simplifier has a step limit, ``MAX_STEPS``), with a
+wall-clock ``timeout`` behind it as a safety net, never longer than what is left of the claim's budget
+(:func:`.translate.within`): an opinion cut short by the time is ``unknown`` (``out of time``), and not kept.
 """
 from __future__ import annotations
 
