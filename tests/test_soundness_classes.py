@@ -1344,3 +1344,227 @@ def test_functions_that_share_a_name_are_refused(make):
     with pytest.raises(ValueError, match="named|print as") as info:
         make()
     assert "\n" not in str(info.value)
+
+# -- a budget shorter than the clock can tell runs out at once; a budget that is no number of seconds is refused --
+@pytest.mark.parametrize("seconds", [1e-20, 1e-300, 5e-324, 1e-9])
+@pytest.mark.parametrize("entry", ["prove", "refute", "check"])
+def test_a_budget_below_the_clocks_resolution_is_honoured(entry, seconds):
+    c = free(f"sound.tiny_{entry}", a * b, b * a)
+    getattr(c, entry)(budget=seconds)
+    assert c.verdict in (P, U, C), c.verdict  # true, so never refuted; may be decided before the clock notices
+    if c.verdict is U:
+        assert "out of time" in c.evidence.detail, c.evidence.detail
+
+
+@pytest.mark.parametrize("seconds", [1e-20, 1e-300])
+def test_classify_with_a_budget_below_the_clocks_resolution_is_undecided(seconds):
+    result = derive.classify(RELU, budget=seconds)
+    assert "out of time" in str(result), str(result)
+
+
+@pytest.mark.parametrize("seconds, error", [(0, ValueError), (-1e-20, ValueError), (float("nan"), ValueError),
+                                            (float("inf"), ValueError), (True, TypeError), ("1", TypeError)],
+                         ids=["zero", "negative", "nan", "inf", "bool", "str"])
+@pytest.mark.parametrize("entry", ["prove", "refute", "check", "classify"])
+def test_a_budget_that_is_no_positive_finite_number_is_refused_in_one_line(entry, seconds, error):
+    with pytest.raises(error) as info:
+        if entry == "classify":
+            derive.classify(RELU, budget=seconds)
+        else:
+            getattr(free(f"sound.bad_budget_{entry}", a, a), entry)(budget=seconds)
+    assert "budget" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_nested_budgets_below_the_clocks_resolution():
+    from derive.kernel import budget
+    with pytest.raises(OutOfTime) as info:
+        with time_budget(1.0):
+            with time_budget(1e-20):
+                pass
+    assert not info.value.outer and budget._STACK == []
+    with pytest.raises(OutOfTime) as info:  # inner budget entered after the enclosing one is over
+        with time_budget(1e-20):
+            with time_budget(5.0):
+                pass
+    assert budget._STACK == []
+
+
+# -- a budget keeps the caller's own timer: its handler runs when due, and what is left of it is restored -----------
+@pytest.fixture
+def caller_timer():
+    import signal
+    saved = signal.getsignal(signal.SIGALRM)
+    yield signal
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, saved)
+
+
+def test_the_callers_timer_fires_after_a_budget(caller_timer):
+    signal = caller_timer
+    fired = []
+    handler = lambda s, f: fired.append(time.monotonic())  # noqa: E731
+    signal.signal(signal.SIGALRM, handler)
+    start = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, 0.4)
+    assert free("sound.caller_timer", (a + b) ** 2, a**2 + 2 * a * b + b**2).prove().verdict is P
+    left, _ = signal.getitimer(signal.ITIMER_REAL)
+    assert 0 < left <= 0.4 - (time.monotonic() - start) + 0.01 and signal.getsignal(signal.SIGALRM) is handler
+    while not fired and time.monotonic() - start < 3:
+        pass
+    assert len(fired) == 1 and 0.35 < fired[0] - start < 1.0
+
+
+def test_the_callers_timer_due_inside_a_budget_runs_its_handler_on_time(caller_timer):
+    signal = caller_timer
+
+    class Stop(Exception):
+        pass
+
+    def handler(s, f):
+        raise Stop
+
+    signal.signal(signal.SIGALRM, handler)
+    start = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, 0.1)
+    with pytest.raises(Stop):
+        with time_budget(5):
+            while time.monotonic() - start < 5:
+                pass
+    from derive.kernel import budget
+    assert time.monotonic() - start < 1 and budget._STACK == [] and signal.getsignal(signal.SIGALRM) is handler
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_the_callers_interval_timer_keeps_ringing_through_a_budget(caller_timer):
+    signal = caller_timer
+    fired = []
+    signal.signal(signal.SIGALRM, lambda s, f: fired.append(time.monotonic()))
+    start = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)
+    with pytest.raises(OutOfTime):
+        with time_budget(0.22):
+            while time.monotonic() - start < 5:
+                pass
+    inside = len(fired)
+    while len(fired) < inside + 2 and time.monotonic() - start < 3:
+        pass
+    assert inside >= 3 and len(fired) >= inside + 2, fired
+    assert signal.getitimer(signal.ITIMER_REAL)[1] == pytest.approx(0.05)
+
+
+def test_a_budget_that_runs_out_before_the_callers_timer_leaves_it_running(caller_timer):
+    signal = caller_timer
+    fired = []
+    signal.signal(signal.SIGALRM, lambda s, f: fired.append(1))
+    signal.setitimer(signal.ITIMER_REAL, 2.0)
+    c = free("sound.caller_timer_slow", (a + b) ** 300, sp.expand((a + b) ** 15) ** 20).prove(budget=0.2)
+    assert c.verdict is U and "out of time" in c.evidence.detail
+    left, _ = signal.getitimer(signal.ITIMER_REAL)
+    assert 1.0 < left < 1.9 and not fired
+
+
+# -- the second opinion states an undefined function's assumptions of each of its applications -----------------
+_FPOS = sp.Function("fpos", positive=True)
+_FNEG = sp.Function("fneg", negative=True)
+_FNN = sp.Function("fnn", nonnegative=True)
+_FREAL = sp.Function("freal", real=True)
+_FINT = sp.Function("fint", integer=True)
+_FNZ = sp.Function("fnz", nonzero=True)
+_GNZ = sp.Function("gnz", zero=False)  # complex, but never zero
+_GC = sp.Function("gc")  # complex, may be zero
+_GNR = sp.Function("gnr", real=False)  # never real, so never zero
+
+
+@pytest.mark.parametrize("lhs, rhs, true_with, false_with", [
+    (lambda f: sp.Max(0, f(a) * b), lambda f: f(a) * sp.Max(0, b), _FPOS, _FNEG),
+    (lambda f: sp.Abs(f(a)), lambda f: f(a), _FNN, _FREAL),
+    (lambda f: sp.Abs(f(a)), lambda f: -f(a), _FNEG, _FPOS),
+    (lambda f: sp.Max(f(a) ** 2, f(a)), lambda f: f(a) ** 2, _FINT, _FREAL),  # x² ≥ x on the integers only
+    (lambda f: sp.sign(f(a)) ** 2, lambda f: sp.Integer(1), _FNZ, _FREAL),
+    (lambda f: sp.Piecewise((1, sp.Eq(f(u), 0)), (0, True)), lambda f: sp.Integer(0), _GNZ, _GC),
+    (lambda f: sp.Piecewise((1, sp.Eq(f(a), 0)), (0, True)), lambda f: sp.Integer(0), _GNR, _GC),
+], ids=["max_positive", "abs_nonnegative", "abs_negative", "integer_square", "sign_nonzero", "complex_nonzero",
+        "not_real"])
+def test_the_second_opinion_reads_a_functions_assumptions_both_ways(lhs, rhs, true_with, false_with):
+    from derive.second import identity
+    assert identity(lhs(true_with), rhs(true_with)).result == "agrees"
+    assert identity(lhs(false_with), rhs(false_with)).result == "disagrees"
+
+
+def test_a_true_claim_about_a_positive_function_is_proved_and_agreed():
+    c = free("sound.positive_function", sp.Max(0, _FPOS(a) * b), _FPOS(a) * sp.Max(0, b)).prove()
+    assert c.verdict is P and c.second_opinion.result == "agrees", c.second_opinion
+
+
+@pytest.mark.parametrize("kw", [dict(prime=True), dict(even=True), dict(odd=True), dict(rational=True),
+                                dict(extended_positive=True), dict(commutative=False)],
+                         ids=["prime", "even", "odd", "rational", "extended_positive", "noncommutative"])
+def test_a_function_assumed_what_the_second_opinion_cannot_state_is_outside(kw):
+    from derive.second import identity
+    f = sp.Function("fx", **kw)
+    opinion = identity(f(a) * b, b * f(a))
+    assert opinion.result == "outside fragment" and "fx" in opinion.why, opinion
+
+
+def test_a_witness_function_must_meet_the_functions_assumptions():
+    from derive.second import refutation
+    lhs, rhs = sp.Max(0, _FPOS(a) * b), _FPOS(a) * sp.Max(0, b)
+    x = sp.Symbol("x", real=True)
+    assert refutation(lhs, rhs, (), {a: 1, b: -1, _FPOS: sp.Lambda(x, -1)}).result == "disagrees"
+    assert refutation(lhs, rhs, (), {a: 1, b: -1, _FPOS: sp.Lambda(x, x - 2)}).result == "disagrees"
+    lhs, rhs = sp.Max(0, _FREAL(a) * b), _FREAL(a) * sp.Max(0, b)
+    assert refutation(lhs, rhs, (), {a: 1, b: -1, _FREAL: sp.Lambda(x, -1)}).result == "agrees"
+
+
+# -- parsing never evaluates a huge number: nested powers, big literals, exp of a multiple of a logarithm --------
+@pytest.mark.parametrize("text, limit", [
+    ("(((((3*z)**64)**64)**64)**64)**64", "4096 bits"),
+    ("((3*z)**64)**64", "4096 bits"),
+    ("((z/7)**60)**60", "4096 bits"),
+    ("((((2*z)**(1/2))**64)**64)**3", "4096 bits"),
+    ("(((sqrt(3)*z)**64)**64)**2", "4096 bits"),
+    ("(2**64)**64", "4096 bits"),
+    ("(3**63)**63", "4096 bits"),
+    ("exp(100000000000000000000000000000*log(3))", "exp of a multiple of a logarithm"),
+    ("exp(65*log(z))", "exp of a multiple of a logarithm"),
+    ("exp(z + 64*log(2**64))", "exp of a multiple of a logarithm"),
+    ("1234567890123456789012345678901234567890 * z", "30 digits"),
+    ("z**(10**29)", "exponents beyond 64"),
+    ("factorial(100000)", "unknown function"),
+    ("gamma(10**20)", "unknown function"),
+])
+def test_parsing_refuses_what_would_evaluate_a_huge_number_in_one_line(text, limit):
+    from derive.classifier.parse import parse
+    start = time.monotonic()
+    with pytest.raises(ValueError) as info:
+        parse(text)
+    assert limit in str(info.value) and "\n" not in str(info.value), str(info.value)
+    assert time.monotonic() - start < 2
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(z**8)**8", z**64), ("(z**64)**(1/64)", sp.Abs(z)), ("exp(64*log(3))", sp.Integer(3) ** 64),
+    ("((z**(1/2))**64)**2", z**64), ("(3*z)**2", 9 * z**2),
+])
+def test_parsing_keeps_powers_within_the_limits(text, expected):
+    from derive.classifier.parse import parse
+    assert parse(text) == expected
+
+
+def test_the_command_line_refuses_a_power_of_a_power_at_once(capsys):
+    from derive import cli
+    start = time.monotonic()
+    assert cli.main(["classify", "(((((3*z)**64)**64)**64)**64)**64", "--budget", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "4096 bits" in err and err.count("\n") == 1 and time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("text", ["(((((z+3)**64)**64)**64)**64)**64", "((z**64)**64)**64", "(((z**2 + 1)**(1/2))**64)**64"])
+def test_a_power_of_a_power_of_a_symbol_is_written_not_evaluated(text):
+    from derive.classifier.parse import parse
+    start = time.monotonic()
+    e = parse(text)
+    assert isinstance(e, sp.Pow) and time.monotonic() - start < 1
+    result = derive.classify(text, budget=2)
+    assert time.monotonic() - start < 8
+    assert all(v in (R, U) for v in result.verdicts().values())

@@ -178,13 +178,27 @@ class _Reader:
                 self.fail("complex exponents", node)
             if not abs(exponent) <= MAX_EXPONENT:
                 self.fail(f"exponents beyond {MAX_EXPONENT}", node)
-            if exponent.is_Rational and base.is_Rational:
-                bits = max(int(base.p).bit_length(), int(base.q).bit_length()) * abs(int(exponent.p))
-                if bits > MAX_BITS:
+            if exponent.is_Rational:
+                # checked before SymPy evaluates anything: (3*z)**64 raises 3 to the 64th, ((3*z)**64)**64 3**64
+                # to the 64th (a power of a symbol, or of a sum, is only written: its exponents multiply)
+                if _bits(base) * abs(int(exponent.p)) > MAX_BITS:
                     self.fail(f"powers beyond {MAX_BITS} bits", node)
                 if base == 0 and exponent.is_negative:
                     self.fail("division by zero", node)
         return base**exponent
+
+    def exponential(self, arg, node):
+        """``exp(arg)`` is a power when ``arg`` has a multiple of a logarithm (SymPy makes ``exp(k log x)`` ``x**k``):
+        the same limits hold, checked before it is built."""
+        for term in sp.Add.make_args(arg):
+            coeff, rest = term.as_coeff_Mul()
+            if rest.has(sp.log):
+                if not abs(coeff) <= MAX_EXPONENT:
+                    self.fail(f"exponents beyond {MAX_EXPONENT} (exp of a multiple of a logarithm)", node)
+                bits = max((_bits(log.args[0]) for log in rest.atoms(sp.log)), default=1)
+                if bits * abs(int(sp.Rational(coeff).p)) > MAX_BITS:
+                    self.fail(f"powers beyond {MAX_BITS} bits (exp of a multiple of a logarithm)", node)
+        return sp.exp(arg)
 
     def call(self, node, depth):
         func = node.func
@@ -219,6 +233,8 @@ class _Reader:
             raise ValueError(f"parse: {func.id} takes {arity} argument{'s' if arity > 1 else ''}, "
                              f"got {len(node.args)} in {self.piece(node)!r}")
         args = [self.read(a, depth + 1) for a in node.args]
+        if func.id == "exp":
+            return self.finite(self.exponential(args[0], node), node)
         return self.finite(build(*args), node)
 
     def piecewise(self, node, depth):
@@ -262,6 +278,18 @@ class _Reader:
         if value.is_number and value.is_extended_real is False:
             self.fail("non-real values", node)
         return value
+
+
+def _bits(e) -> int:
+    """The most bits of a numerator or denominator of a rational number that a power of ``e`` raises: ``e`` itself,
+    a factor of a product, the base of a power (SymPy writes ``(c x)**n`` as ``c**n x**n``; a sum stays as it is)."""
+    if e.is_Rational:
+        return max(int(e.p).bit_length(), int(e.q).bit_length())
+    if isinstance(e, sp.Mul):
+        return max(_bits(a) for a in e.args)
+    if isinstance(e, sp.Pow):
+        return _bits(e.base)
+    return 1
 
 
 def _meant(name: str):

@@ -10,6 +10,12 @@ it was an enclosing budget that ran out (then it must stop too, not try the next
 Only the main thread can receive the signal; elsewhere budgets are not enforced (work is merely timed).
 Notebook kernels and the command line run claims in the main thread.
 
+A caller's own timer (``signal.setitimer(signal.ITIMER_REAL, ...)`` with its own ``SIGALRM`` handler) keeps
+running: when it is due inside a budget, the caller's handler runs then, on time (an exception it raises leaves
+the block as it would have without the budget), and once the outermost budget is left the caller's handler and
+what is left of its timer (and its interval) are restored. Any positive finite budget is honoured, even one
+shorter than the clock can tell (it runs out at once).
+
 >>> from derive.kernel.budget import time_budget, OutOfTime
 >>> with time_budget(1.0):
 ...     1 + 1
@@ -37,6 +43,8 @@ DEFAULT_SECONDS = 30.0
 
 # the open budgets, innermost last: (effective deadline, own deadline, own seconds), on time.monotonic()
 _STACK: list[tuple[float, float, float]] = []
+# the caller's timer while budgets are open: [deadline on time.monotonic(), interval, handler], or empty
+_CALLER: list = []
 
 
 class OutOfTime(BaseException):
@@ -66,21 +74,26 @@ def _usable() -> bool:
 
 
 def _on_alarm(signum, frame):  # pragma: no cover - called by the OS
-    if not _STACK:
+    if not _STACK and not _CALLER:
         return
     if frame is not None and frame.f_code in _LEAVING:
         # a budget is being entered or left (its own set-up, or contextlib resuming it at the end of its block): an
         # exception here would skip the clean-up and leave the budget on the stack; decide a moment later
         signal.setitimer(signal.ITIMER_REAL, 1e-3)
         return
-    effective, own, seconds = _STACK[-1]
     now = time.monotonic()
-    if now < effective - 1e-4:  # a timer armed for a budget that has just closed: wait for this one's
+    if _CALLER and now >= _CALLER[0] - 1e-4:
+        _caller_alarm(signum, frame, now)  # may raise, as the caller's handler would have without the budget
+        now = time.monotonic()
+    if not _STACK:
+        return
+    effective, own, seconds = _STACK[-1]
+    if now < effective - 1e-4:  # a timer armed for a budget that has just closed (or the caller's): wait for this one's
         _arm(now)
         return
     # rings again soon: an exception raised where Python only prints it (a garbage-collector callback, a __del__)
     # is lost, and the budget must still end; leaving the budget disarms the timer
-    signal.setitimer(signal.ITIMER_REAL, _REPEAT)
+    _set(_REPEAT)
     if effective < own:  # an enclosing budget is the one that ran out
         outer = next(s for e, o, s in reversed(_STACK) if o == effective)
         raise OutOfTime(outer, outer=True, deadline=effective)
@@ -95,11 +108,36 @@ _REPEAT = 0.05
 _MAX_DELAY = 1e6
 
 
+def _set(delay: float) -> None:
+    """Set the timer to ring in ``delay`` seconds (at most), or sooner when the caller's own timer is due."""
+    if _CALLER:
+        delay = min(delay, max(_CALLER[0] - time.monotonic(), 1e-6))
+    signal.setitimer(signal.ITIMER_REAL, min(delay, _MAX_DELAY))
+
+
 def _arm(now: float) -> None:
     if _STACK:
-        signal.setitimer(signal.ITIMER_REAL, min(max(_STACK[-1][0] - now, 1e-6), _MAX_DELAY))
+        _set(max(_STACK[-1][0] - now, 1e-6))
     else:
         signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _caller_alarm(signum, frame, now: float) -> None:
+    """The caller's timer is due inside a budget: its next time (when it repeats) is kept, then its handler runs."""
+    deadline, interval, handler = _CALLER
+    if interval > 0:
+        _CALLER[0] = deadline + interval * max(1, math.ceil((now - deadline) / interval))
+    else:
+        del _CALLER[:]
+    _arm(now)
+    if handler is signal.SIG_IGN:
+        return
+    if callable(handler):
+        handler(signum, frame)
+        return
+    # the default action of SIGALRM (or a handler not set from Python): what the caller's timer would have done
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.raise_signal(signal.SIGALRM)
 
 
 def remaining() -> float | None:
@@ -127,13 +165,19 @@ def time_budget(seconds: float | None):
     now = time.monotonic()
     own = now + seconds
     effective = min(own, _STACK[-1][0]) if _STACK else own
-    if effective <= now:
-        raise OutOfTime(next(s for e, o, s in reversed(_STACK) if o == effective), outer=True, deadline=effective)
+    if effective <= now:  # shorter than the clock can tell, or an enclosing budget is over: out of time at once
+        if own <= effective:
+            raise OutOfTime(seconds, deadline=own)
+        raise OutOfTime(next((s for e, o, s in reversed(_STACK) if o == effective), seconds), outer=True,
+                        deadline=effective)
     entry = (effective, own, seconds)
     flying = None
     try:  # everything from here on is undone in `finally`, whenever an alarm interrupts it (even before yield)
         if not _STACK:
+            # the caller's timer is taken over (stopped first: it cannot ring between the two calls)
+            value, interval = signal.setitimer(signal.ITIMER_REAL, 0)
             _PREVIOUS_HANDLER.append(signal.signal(signal.SIGALRM, _on_alarm))
+            _CALLER[:] = [now + value, interval, _PREVIOUS_HANDLER[-1]] if value > 0 else []
         _STACK.append(entry)
         _arm(now)
         yield
@@ -152,11 +196,15 @@ def time_budget(seconds: float | None):
         if flying is not None and _STACK and flying.deadline is not None and flying.deadline <= _STACK[-1][0]:
             # the exception is on its way to the budget that ran out: no second alarm inside its handlers,
             # only a late one in case some code swallows it
-            signal.setitimer(signal.ITIMER_REAL, min(max(_STACK[-1][0] - now, _GRACE), _MAX_DELAY))
+            _set(max(_STACK[-1][0] - now, _GRACE))
         else:
             _arm(now)
         if not _STACK and _PREVIOUS_HANDLER:
             signal.signal(signal.SIGALRM, _PREVIOUS_HANDLER.pop())
+            if _CALLER:  # the caller's timer again, less the time spent (its handler ran if it was due)
+                deadline, interval, _ = _CALLER
+                del _CALLER[:]
+                signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 1e-6), interval)
 
 
 #: the code of entering and leaving a budget: an alarm that lands there is put off for a millisecond

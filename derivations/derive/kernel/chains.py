@@ -133,7 +133,7 @@ class Chain(Statement):
             count = f"{len(self._steps)} step{'s' if len(self._steps) != 1 else ''}"
             self._set(Verdict.PROVED, Evidence(strategy="chain", seconds=seconds,
                                                detail=f"{count}, each checked: {', '.join(names)}"))
-        opinion.review_step(self)
+        opinion.review_step(self, seconds=DEFAULT_SECONDS - (time.perf_counter() - t0))
         return self._settle(Verdict.PROVED)
 
     @property

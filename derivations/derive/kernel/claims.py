@@ -332,7 +332,7 @@ class Claim(Statement):
         if name is not None:
             self._guard(Verdict.PROVED)
             self._set(Verdict.PROVED, Evidence(strategy=name, detail=detail, seconds=seconds, attempts=tuple(attempts)))
-            opinion.review_claim(self)
+            opinion.review_claim(self, seconds=_left(budget, start))
         elif self.verdict is Verdict.UNPROVEN:  # a failed proof does not take away a numeric check's evidence
             self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=why_not, seconds=seconds, attempts=tuple(attempts)))
         return self._settle(Verdict.PROVED)
@@ -430,7 +430,7 @@ class Claim(Statement):
         if found is not None:
             self._guard(Verdict.REFUTED)
             self._set(Verdict.REFUTED, _refutation(found, how, seconds))
-            opinion.review_claim(self, found)
+            opinion.review_claim(self, found, seconds=_left(budget, start))
         elif self.verdict is Verdict.UNPROVEN:
             detail = how if how.startswith("out of time") else "no certified witness found"
             self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=detail, seconds=seconds))
@@ -504,7 +504,7 @@ class Claim(Statement):
         if seen is not None and seen.found is not None:
             self._guard(Verdict.REFUTED)
             self._set(Verdict.REFUTED, _refutation(seen.found, "numeric check, then certified", seconds))
-            opinion.review_claim(self, seen.found)
+            opinion.review_claim(self, seen.found, seconds=_left(budget, start))
         elif not self.verdict.is_certain:
             if seen is None:
                 self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=out, seconds=seconds))
@@ -566,6 +566,11 @@ def _same_shape(where, lhs, rhs) -> None:
     if lshape is None or rshape is None or not all(_same_size(p, q) for p, q in zip(lshape, rshape)):
         shown = [("scalar" if s is None else f"{sp.sstr(s[0])}x{sp.sstr(s[1])}") for s in (lshape, rshape)]
         raise ValueError(f"{where}: lhs and rhs must have the same shape, got {shown[0]} and {shown[1]}")
+
+
+def _left(budget, start) -> float | None:
+    """What is left of ``budget`` seconds (``None``: no limit) since ``start`` (on time.perf_counter())."""
+    return None if budget is None else budget - (time.perf_counter() - start)
 
 
 def _refutation(found, how, seconds) -> Evidence:

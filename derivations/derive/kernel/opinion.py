@@ -6,8 +6,9 @@ the statement unproven and raises :class:`SoundnessError`, so nothing can rest o
 """
 from __future__ import annotations
 
-from ..second import ENGINE, combine, enabled, identity, refutation, step
+from ..second import ENGINE, OUT_OF_TIME, Opinion, combine, enabled, identity, refutation, step, within
 from . import registry
+from .budget import OutOfTime, remaining, time_budget
 from .verdict import Evidence, SoundnessError, Verdict
 
 __all__ = ["review_claim", "review_step", "record"]
@@ -31,9 +32,10 @@ def review_claim(claim, found=None) -> None:
         return
     verdict = claim.verdict.value
     if verdict == "proved":
-        opinion = identity(claim.lhs, claim.rhs, claim.assume)
+        opinion = _within(seconds, verdict, lambda: identity(claim.lhs, claim.rhs, claim.assume))
     elif verdict == "refuted" and found is not None:
-        opinion = refutation(claim.lhs, claim.rhs, claim.assume, found.witness, found.component)
+        opinion = _within(seconds, verdict, lambda: refutation(claim.lhs, claim.rhs, claim.assume, found.witness,
+                                                               found.component))
     else:
         return
     claim.second_opinion = opinion
@@ -53,8 +55,9 @@ def _premises(rule) -> list:
     return out
 
 
-def review_step(chain) -> None:
-    """After a chain took a step: re-check that step, and keep the chain's opinion (all its steps')."""
+def review_step(chain, seconds=None) -> None:
+    """After a chain took a step: re-check that step, and keep the chain's opinion (all its steps'); ``seconds``
+    is what is left of the step's budget."""
     if not enabled():
         return
     opinions = chain.__dict__.setdefault("_second_steps", [])
@@ -64,7 +67,8 @@ def review_step(chain) -> None:
     opinion = None
     if detail is not None:
         premises = _premises(rule) if chain.equations else ()
-        opinion = step(prev, expr, rule, chain.assume, chain.equations, premises)
+        opinion = _within(seconds, "proved",
+                          lambda: step(prev, expr, rule, chain.assume, chain.equations, premises))
     opinions.append(opinion)
     if opinion is not None and opinion.result == "disagrees":  # the step does not count: later steps cannot mend it
         chain._steps[-1] = (expr, rule, None, chain.steps[-1][3])

@@ -6,16 +6,25 @@ re-checked by Z3 (:mod:`.review`) from its own translation (:mod:`.translate`). 
 (``second_opinion`` in its record; :mod:`derive.kernel.opinion` asks for it and raises ``SoundnessError`` when an
 opinion *disagrees*). Nothing here imports the rest of derive: SymPy expressions in, an opinion out.
 
+A re-check keeps to what is left of the claim's budget (and of any budget around it): every call into Z3 is
+given at most the time left, and the translation runs under the same budget; when it runs out, the opinion is
+``unknown`` and says ``out of time``.
+
 Set the environment variable ``DERIVE_SECOND_OPINION=0`` to skip it (to measure what it costs).
+
+A re-check keeps to what is left of the claim's budget (and of any budget around it): every call into Z3 is
+given at most the time left, and the translation runs under the same budget; when it runs out, the opinion is
+``unknown`` and says ``out of time``.
 """
 from __future__ import annotations
 
 import os
 
 from .review import ENGINE, Opinion, combine, identity, refutation, step
-from .translate import Outside, Translator
+from .translate import OUT_OF_TIME, Outside, Translator, within
 
-__all__ = ["ENGINE", "Opinion", "Outside", "Translator", "enabled", "identity", "refutation", "step", "combine",
+__all__ = ["ENGINE", "OUT_OF_TIME", "Opinion", "Outside", "Translator", "enabled", "identity", "refutation", "step",
+           "combine", "within",
            "counts", "summary_line"]
 
 #: the results, in the order the summary lists them

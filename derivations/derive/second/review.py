@@ -6,7 +6,9 @@ Each re-check gives an :class:`Opinion`: ``agrees``, ``outside fragment`` (and w
 :class:`derive.kernel.verdict.SoundnessError`. Claims about matrix symbols of symbolic size are re-checked at every
 size from the smallest the assumptions allow (0, the empty matrix, when a size may be 0) up to
 :data:`MAX_SIZE`, and say which. The limit is Z3's deterministic resource limit (``rlimit``), so the
-same claim gets the same opinion on a busy machine, with a wall-clock ``timeout`` behind it as a safety net.
+same claim gets the same opinion on a busy machine (Z3's simplifier has a step limit, ``MAX_STEPS``), with a
+wall-clock ``timeout`` behind it as a safety net, never longer than what is left of the claim's budget
+(:func:`.translate.within`): an opinion cut short by the time is ``unknown`` (``out of time``), and not kept.
 """
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ import sympy as sp
 import z3
 from sympy.matrices.expressions import MatrixExpr
 
-from .translate import TRANSCENDENTAL, Outside, Translator, cancel_in_formula, complex_inputs, size_symbols
+from .translate import (TIMEOUT_MS, TRANSCENDENTAL, Outside, Translator, Unknown, _time_text, cancel_in_formula,
+                        complex_inputs, simplify, size_symbols, time_left_ms)
 
 __all__ = ["ENGINE", "Opinion", "identity", "refutation", "step", "combine", "MAX_SIZE", "RLIMIT", "TIMEOUT_MS"]
 
@@ -51,15 +54,16 @@ class Opinion:
         return out
 
 
-class _Unknown(Exception):
-    pass
+_Unknown = Unknown
 
 
 class _Disagrees(Exception):
     pass
 
 
-def _limit_text(reason: str) -> str:
+def _limit_text(reason: str, ms: int = TIMEOUT_MS) -> str:
+    if ms < TIMEOUT_MS and any(w in reason for w in ("canceled", "timeout")):
+        return _time_text(ms)
     if any(w in reason for w in ("canceled", "timeout", "resource", "rlimit", "max. resource")):
         return f"Z3's limit ({RLIMIT:,} resource units) ran out"
     return f"Z3 gave up ({reason})"
@@ -70,9 +74,9 @@ def _prepare(formula, inverses=None):
 
     With ``inverses`` (only where the claim's definedness is asserted), a symbol times its reciprocal cancels.
     """
-    out = z3.simplify(formula, som=True)
+    out = simplify(formula, som=True)
     if inverses:
-        out = z3.simplify(cancel_in_formula(out, inverses), som=True)
+        out = simplify(cancel_in_formula(out, inverses), som=True)
     return out
 
 
@@ -92,14 +96,15 @@ def _queries(t: Translator, facts, goals, inverses=None):
         if z3.is_true(g) and all(z3.is_true(f) for f in prepared):  # ground, and true: satisfiable as it stands
             yield z3.sat
             continue
+        ms = time_left_ms()
         s = z3.Solver()
         s.set("rlimit", RLIMIT)
-        s.set("timeout", TIMEOUT_MS)
+        s.set("timeout", ms)
         s.add(*prepared)
         s.add(g)
         result = s.check()
         if result == z3.unknown:
-            raise _Unknown(_limit_text(s.reason_unknown()))
+            raise _Unknown(_limit_text(s.reason_unknown(), ms))
         yield result
 
 
@@ -257,6 +262,8 @@ def _memo(key, about, fn) -> Opinion:
     if hit is not None:
         return Opinion(hit.result, hit.why, time.perf_counter() - start, about)
     out = _timed(about, fn)
+    if out.why.startswith(("out of time", "Z3's time limit")):  # the time left decided it: asked again, not kept
+        return out
     if len(_MEMO) >= _MEMO_SIZE:
         _MEMO.clear()
     _MEMO[key] = out
@@ -326,7 +333,7 @@ def refutation(lhs, rhs, assume, witness: dict, component=None) -> Opinion:
             cols = lhs.cols if isinstance(lhs, sp.MatrixBase) else 1
             comps = [comps[i * cols + j]]
         valid = [f for s in witness if isinstance(s, sp.Symbol) for f in t.domain_of(s, t.scalar(s)[0])]
-        valid += [t.boolean(c) for c in assume]
+        valid += [t.boolean(c) for c in assume] + t.bound_facts  # a witness σ meets σ's assumptions where applied
         goals = [_and(t.defined), f"(not {_and(valid)})"] + [_is_zero(c) for c in comps]
         answers = _queries(t, t.side + t.domain, goals[:1])
         if next(answers) == z3.unsat:
@@ -423,12 +430,12 @@ def _instance(t, lhs, rhs, mapping, facts, assume=()) -> str:
     the mapping) are its guard, never asserted: an instance at a point where it is undefined, or where the chain's
     assumptions fail, says nothing. Definitions of fresh constants are asserted (they are always satisfiable).
     """
-    start = (len(t.domain), len(t.side), len(t.defined))
+    start = (len(t.domain), len(t.side), len(t.defined), len(t.bound_facts))
     t.bind(mapping)
     try:
         equal = _and(_is_zero(c) for c in _components(t, lhs, rhs))
         guard = t.defined[start[2]:] + [f for k in mapping if isinstance(k, sp.Symbol)
-                                        for f in t.domain_of(k, t.scalar(k)[0])]
+                                        for f in t.domain_of(k, t.scalar(k)[0])] + t.bound_facts[start[3]:]
         guard += [t.boolean(c) for c in assume if any(c.has(k) for k in mapping)]  # read at the mapping (bound)
     finally:
         facts += t.domain[start[0]:] + t.side[start[1]:]

@@ -4,7 +4,8 @@ The fragment is what Z3 decides exactly: polynomial arithmetic over the reals wi
 ``Max``/``Min``/``Abs``/``sign``/``Heaviside``/``Piecewise`` as if-then-else; a reciprocal as a fresh real
 ``r`` with ``b·r = 1`` (the claim is read where it is defined, as the kernel's ``cancel`` reads it); the square
 root of a positive rational as a fresh ``y > 0`` with ``y² = c``; an undefined σ as an uninterpreted function;
-the symbols' domains (real, positive, nonzero, integer …) as constraints. A symbol SymPy does not know to be
+the symbols' domains (real, positive, nonzero, integer …) as constraints, and an undefined function's
+assumptions (``Function("f", positive=True)``) as constraints on each of its applications. A symbol SymPy does not know to be
 real, and every entry of a matrix symbol, is complex: it is modelled exactly as two reals (real and imaginary
 part), and σ of a complex argument as an uninterpreted function of both parts. Anything else (``exp``, ``erf``,
 π, a float, a sum over a symbolic range …) raises :class:`Outside`, naming it: nothing is dropped or approximated.
@@ -26,18 +27,22 @@ derive.second.translate.Outside: a transcendental function (exp)
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
+import time
 
 import sympy as sp
 import z3
 from z3.z3 import _to_expr_ref as _expr
+from sympy.core.assumptions import _assume_defined
 from sympy.core.function import AppliedUndef
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-__all__ = ["Outside", "Translator", "cancel_in_formula", "cancel_inverses", "complex_inputs", "size_symbols"]
+__all__ = ["Outside", "Unknown", "Translator", "cancel_in_formula", "cancel_inverses", "complex_inputs",
+           "size_symbols", "simplify", "within", "time_left_ms"]
 
 #: SymPy's facts about a symbol that the translation models as constraints
 MODELLED = ("real", "positive", "negative", "nonnegative", "nonpositive", "nonzero", "zero", "integer")
@@ -46,6 +51,14 @@ MODELLED = ("real", "positive", "negative", "nonnegative", "nonpositive", "nonze
 MAX_POWER = 64
 #: the largest matrix whose inverse or determinant is written out (its determinant has k! terms)
 MAX_INVERSE = 4
+#: the most terms of a sum written out
+MAX_SUM = 10000
+#: the longest term written out, in characters of SMT-LIB (a larger one puts the claim outside the fragment)
+MAX_TERM = 1_000_000
+#: the most rewriting steps of one call of Z3's simplifier (deterministic, as the solver's resource limit is)
+MAX_STEPS = 10_000_000
+#: wall-clock limit of one call into Z3, in milliseconds: a safety net behind the deterministic limits
+TIMEOUT_MS = 10000
 
 TRANSCENDENTAL = {"exp", "log", "erf", "erfc", "tanh", "sinh", "cosh", "sin", "cos", "tan", "atan", "asin",
                    "acos", "sigmoid", "LambertW", "gamma", "loggamma", "besselj", "Si", "Ci", "Ei", "li"}
@@ -54,6 +67,64 @@ ZERO, ONE = "0.0", "1.0"
 
 class Outside(Exception):
     """The claim leaves the fragment; the message names what put it outside (``erf``, ``a complex symbol`` …)."""
+
+
+class Unknown(Exception):
+    """Z3 ran out of a limit (its steps, its resource units, its time, or the claim's budget): no opinion."""
+
+
+#: the deadlines (on time.monotonic()) of the re-checks under way, innermost last (None: no deadline of its own)
+_DEADLINES: list = []
+#: what an opinion says when the claim's budget ended before Z3 did
+OUT_OF_TIME = "out of time (the claim's budget ended before Z3 did)"
+
+
+@contextlib.contextmanager
+def within(seconds):
+    """Every call into Z3 inside the block ends by ``seconds`` from now (``None``: only :data:`TIMEOUT_MS` each)."""
+    _DEADLINES.append(None if seconds is None else time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _DEADLINES.pop()
+
+
+def time_left_ms() -> int:
+    """The milliseconds one call into Z3 may take: :data:`TIMEOUT_MS`, or less when the deadline is sooner;
+    :class:`Unknown` when it has passed."""
+    deadline = min((d for d in _DEADLINES if d is not None), default=None)
+    if deadline is None:
+        return TIMEOUT_MS
+    left = int((deadline - time.monotonic()) * 1000)
+    if left <= 0:
+        raise Unknown(OUT_OF_TIME)
+    return min(TIMEOUT_MS, left)
+
+
+def _time_text(ms: int) -> str:
+    return OUT_OF_TIME if ms < TIMEOUT_MS else f"Z3's time limit ({TIMEOUT_MS:,} ms) ran out"
+
+
+def simplify(term, **options):
+    """``z3.simplify`` within :data:`MAX_STEPS` rewriting steps and the time left (:func:`time_left_ms`):
+    :class:`Unknown` when either runs out (a simplification cut short is never used)."""
+    ms = time_left_ms()
+    start = time.monotonic()
+    try:
+        out = z3.simplify(term, max_steps=MAX_STEPS, timeout=ms, **options)
+    except z3.Z3Exception as exc:
+        if "max. steps" in str(exc):
+            raise Unknown(f"Z3's simplifier ran out of its {MAX_STEPS:,} steps") from None
+        raise
+    if (time.monotonic() - start) * 1000 >= ms - 1:
+        raise Unknown(_time_text(ms))
+    return out
+
+
+def _bounded(*terms) -> None:
+    """:class:`Outside` when the terms, written out together, would be longer than :data:`MAX_TERM`."""
+    if sum(len(t) for t in terms if t is not None) > MAX_TERM:
+        raise Outside(f"a term too large to write out (over {MAX_TERM:,} characters)")
 
 
 def cancel_inverses(term, inverses: dict):
@@ -164,6 +235,18 @@ def _domain_facts(symbol) -> dict:
     return dict(modelled)
 
 
+def _function_facts(e) -> dict:
+    """The modelled facts of ``e``, an application of an undefined function (its class's assumptions, as SymPy
+    derives them); :class:`Outside` when it is assumed anything they do not imply (``prime``, ``even`` …)."""
+    facts = {k: getattr(e, "is_" + k) for k in sorted(_assume_defined)}
+    modelled = tuple(sorted((k, v) for k, v in facts.items() if k in MODELLED and v is not None))
+    implied = _implied(modelled)
+    for key, value in facts.items():
+        if value is not None and implied.get(key) != value:
+            raise Outside(f"a function assumed {'' if value else 'not '}{key} ({e.func})")
+    return dict(modelled)
+
+
 @functools.lru_cache(maxsize=1024)
 def _scan(e) -> tuple:
     """One walk over ``e``: whether anything is complex, and its size symbols (cached: asked once per query)."""
@@ -211,6 +294,7 @@ def size_symbols(*exprs) -> list:
 def _add(values):
     res = [v[0] for v in values if v[0] != ZERO]
     ims = [v[1] for v in values if v[1] is not None]
+    _bounded(*res, *ims)
     re = ZERO if not res else res[0] if len(res) == 1 else "(+ " + " ".join(res) + ")"
     im = None if not ims else ims[0] if len(ims) == 1 else "(+ " + " ".join(ims) + ")"
     return (re, im)
@@ -222,9 +306,11 @@ def _times(*xs):
 
 def _mul(values):
     if all(v[1] is None for v in values):
+        _bounded(*[v[0] for v in values])
         return (_times(*[v[0] for v in values]), None)
     re, im = values[0]
     for vr, vi in values[1:]:
+        _bounded(re, im, re, im, vr, vr, vi, vi)  # each part of a complex product is written twice
         if im is None and vi is None:
             re = _times(re, vr)
         elif vi is None:
@@ -274,6 +360,7 @@ class Translator:
         self.side: list = []     # definitions of fresh constants (roots, reciprocals): always satisfiable
         self.defined: list = []  # where the expression is defined (each reciprocal's base is nonzero)
         self.created: list = []  # every fresh constant, in order (to quantify over them)
+        self.bound_facts: list = []  # a bound function's assumptions, at the values it is applied to
         self.inverses: dict = share.inverses if share else {}  # name of a reciprocal -> name of its symbol
         self.abstracted: set = set()  # the transcendental functions read as uninterpreted
         self._decls: dict = share._decls if share else {}  # name -> SMT-LIB declaration
@@ -302,6 +389,7 @@ class Translator:
         args = [a for _, _, app_args in self._apps for a in app_args]
         text = "\n".join(self._decls.values()) + "\n" + "\n".join(
             f"(assert {f})" for f in [*formulas, *(f"(= {a} 0.0)" for a in args)])
+        time_left_ms()  # nothing more is asked of Z3 once the time is up
         parsed = list(z3.parse_smt2_string(text))
         out, arg_terms = parsed[:len(formulas)], [e.arg(0) for e in parsed[len(formulas):]]
         if not self._apps:
@@ -312,9 +400,9 @@ class Translator:
             k += len(app_args)
             if pairs:
                 terms = [z3.substitute(a, *pairs) for a in terms]
-            terms = [z3.simplify(a, som=True) for a in terms]
+            terms = [simplify(a, som=True) for a in terms]
             if self.inverses:
-                terms = [z3.simplify(cancel_inverses(a, self.inverses), som=True) for a in terms]
+                terms = [simplify(cancel_inverses(a, self.inverses), som=True) for a in terms]
             for placeholder, decl in zip(placeholders, decls):
                 if placeholder is not None:
                     pairs.append((z3.Real(placeholder.strip("|")), decl(*terms)))
@@ -410,6 +498,24 @@ class Translator:
             out.append(f"(not (is_int {x}))")
         return out
 
+    @classmethod
+    def _value_facts(cls, value, facts) -> list:
+        """The facts stated of a value ``(re, im)``: of a complex one, each holds when it is real and its real
+        part has it (``zero``: both parts are zero; ``real``: its imaginary part is)."""
+        re, im = value
+        if im is None:
+            return cls._facts(re, facts)
+        out = []
+        for key, holds in sorted(facts.items()):
+            if key == "real":
+                test = f"(= {im} 0.0)"
+            elif key == "zero":
+                test = f"(and (= {re} 0.0) (= {im} 0.0))"
+            else:
+                test = f"(and (= {im} 0.0) {cls._facts(re, {key: True})[0]})"
+            out.append(test if holds else f"(not {test})")
+        return out
+
     def domain_of(self, symbol, value) -> list:
         """The domain constraints of ``symbol`` stated for the term ``value`` (a witness respects them)."""
         if symbol.is_real is not True:
@@ -456,7 +562,7 @@ class Translator:
         if isinstance(e, sp.Piecewise):
             return self._piecewise(e)
         if isinstance(e, AppliedUndef):
-            return self._applied(e)
+            return self._undefined(e)
         if isinstance(e, sp.Sum):
             return self._sum(e)
         if isinstance(e, MatrixElement):
@@ -482,6 +588,7 @@ class Translator:
             if n == 0:
                 return (ONE, None)
             v = self.value(base) if n > 0 else self._reciprocal(base)
+            _bounded(*[part for part in v for _ in range(abs(n))])
             return _mul([v] * abs(n))
         if isinstance(exp, sp.Rational) and exp.q == 2 and base.is_Rational and base > 0:
             y = self.fresh(f"sqrt{base}")
@@ -581,6 +688,15 @@ class Translator:
             self._ufs[key] = ufs
         return ufs
 
+    def _undefined(self, e):
+        """An application of an undefined function, with its assumptions: stated as facts of the application, or,
+        when the function is bound (a witness's ``Lambda``), kept in :attr:`bound_facts` for the witness to meet."""
+        facts = _function_facts(e)
+        value = self._applied(e)
+        if facts:
+            (self.bound_facts if e.func in self._functions else self.domain).extend(self._value_facts(value, facts))
+        return value
+
     def _applied(self, e):
         f = e.func
         if f in self._functions:
@@ -632,8 +748,11 @@ class Translator:
         if len(e.limits) > 1:  # the first limit is the innermost sum
             return self.value(sp.Sum(sp.Sum(e.function, e.limits[0]), *e.limits[1:]))
         var, lo, hi = e.limits[0]
+        lo, hi = self._size(lo), self._size(hi)
+        if hi - lo + 1 > MAX_SUM:
+            raise Outside(f"a sum of {hi - lo + 1:,} terms, too many to write out (at most {MAX_SUM:,})")
         parts = []
-        for k in range(self._size(lo), self._size(hi) + 1):
+        for k in range(lo, hi + 1):
             saved, cache = dict(self._indices), self._cache
             self._indices[var] = k
             self._cache = {}
