@@ -23,10 +23,31 @@ def _disagreement(what: str, opinion, statement=None) -> None:
         raise SoundnessError(message)
 
 
-def review_claim(claim, found=None) -> None:
+def _timed_out(about: str):
+    return Opinion("unknown", OUT_OF_TIME, 0.0, about)
+
+
+def _within(seconds, about: str, run):
+    """``run()`` with Z3 and the translation kept to ``seconds`` (``None``: no limit of its own) and to any budget
+    around it; the opinion is ``unknown (out of time)`` when that runs out."""
+    if seconds is not None and seconds <= 0:
+        return _timed_out(about)
+    left = remaining()
+    limit = seconds if left is None else left if seconds is None else min(seconds, left)
+    try:
+        with time_budget(seconds), within(limit):
+            return run()
+    except OutOfTime as exc:
+        if exc.outer:  # a budget around this one ran out: it stops too
+            raise
+        return _timed_out(about)
+
+
+def review_claim(claim, found=None, seconds=None) -> None:
     """After a claim got a certain verdict: re-check it, keep the opinion, raise when Z3 disagrees.
 
-    ``found`` is the kernel's :class:`derive.kernel.witness.Found` for a refutation (its witness and component).
+    ``found`` is the kernel's :class:`derive.kernel.witness.Found` for a refutation (its witness and component);
+    ``seconds`` what is left of the claim's budget (``None``: no limit but the budgets around it).
     """
     if not enabled():
         return

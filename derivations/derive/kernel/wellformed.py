@@ -18,7 +18,7 @@
 >>> refuse_inexact("claim('x')", a + sp.Float("1e-30"))
 Traceback (most recent call last):
 ...
-derive.wellformed.Inexact: claim('x'): holds the floating-point number 1.00000000000000e-30; write every number exactly, e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)
+derive.kernel.wellformed.Inexact: claim('x'): holds the floating-point number 1.00000000000000e-30; write every number exactly, e.g. sp.Rational('1e-30') rather than 1e-30, or sp.nsimplify(...)
 """
 from __future__ import annotations
 
