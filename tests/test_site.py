@@ -540,3 +540,33 @@ def test_math_is_typeset_as_it_scrolls_into_view(browser, tiny_site):
       return m.length > 0 && m.every(e => !e.hasAttribute('mjx-lazy') && e.getBoundingClientRect().width > 0); }""")
     assert page.locator("mjx-merror").count() == 0 and errors == []
     page.close()
+
+
+_HOSTILE = [r"\href{javascript:alert(1)}{x}", r"\url{javascript:alert(2)}", r"\href{data:text/html,hello}{y}",
+            r"\class{x}{\href{javascript:alert(3)}{z}}"]
+
+
+@pytest.mark.parametrize("tex", _HOSTILE, ids=["href", "url", "data_url", "nested_in_class"])
+def test_mathjax_of_the_site_leaves_no_javascript_link(tmp_path, mathjax, browser, tex):
+    """A caption, a title or a symbol's name in TeX typeset by the site's MathJax (its config, ui/safe) links to
+    no javascript: or data: address; one small page, not the site."""
+    from derive.site.vendor import copy_mathjax
+    static = Path(__import__("derive.site", fromlist=["x"]).__file__).parent / "static"
+    copy_mathjax(mathjax, tmp_path / "vendor" / "mathjax")
+    shutil.copy2(static / "mathjax-config.js", tmp_path / "mathjax-config.js")
+    body = f"<h1>A title ${tex}$</h1><p>A caption: $${tex}$$</p><p class='sym'>\\({tex}\\)</p>"
+    (tmp_path / "page.html").write_text(
+        "<!doctype html><html><head><meta charset='utf-8'><script>window.deriveTypesetAll = true;</script>"
+        "<script src='mathjax-config.js'></script>"
+        "<script src='vendor/mathjax/tex-chtml-full.js'></script></head>"
+        f"<body>{body}</body></html>")
+    page = browser.new_page()
+    try:
+        page.goto((tmp_path / "page.html").as_uri())
+        page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=30000)
+        page.evaluate("MathJax.startup.promise.then(() => true)")
+        assert page.locator("mjx-container").count() >= 3
+        links = page.evaluate("[...document.querySelectorAll('[href]')].map(e => e.getAttribute('href'))")
+        assert not [u for u in links if re.match(r"\s*(javascript|data):", u or "", re.I)], links
+    finally:
+        page.close()

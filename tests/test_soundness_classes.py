@@ -1568,3 +1568,64 @@ def test_a_power_of_a_power_of_a_symbol_is_written_not_evaluated(text):
     result = derive.classify(text, budget=2)
     assert time.monotonic() - start < 8
     assert all(v in (R, U) for v in result.verdicts().values())
+
+# -- SymPy's rules that read the inverse of an inverse as its matrix end, and give SymPy's results ---------------
+_XN, _YN = sp.MatrixSymbol("X", n, n), sp.MatrixSymbol("Y", n, n)
+
+
+@pytest.mark.parametrize("expr, expected", [
+    (lambda: sp.Trace(_XN.I), lambda: -(_XN.T.I) ** 2),                        # d tr(X⁻¹) = −(X⁻ᵀ)²
+    (lambda: sp.Trace(_XN.I * _YN), lambda: -_XN.T.I * _YN.T * _XN.T.I),
+    (lambda: sp.Trace(_YN * _XN.I * _YN), lambda: -_XN.T.I * _YN.T ** 2 * _XN.T.I),
+    (lambda: sp.Trace(_XN.T.I), lambda: -(_XN.T.I) ** 2),
+], ids=["trace_inverse", "trace_inverse_times", "trace_sandwich", "trace_transpose_inverse"])
+def test_a_derivative_through_an_inverse_ends_with_sympys_result(expr, expected):
+    assert sp.diff(expr(), _XN) == expected()
+
+
+def test_a_derivative_of_the_determinant_of_an_inverse_ends():
+    d = sp.diff(sp.det(_XN.I), _XN)  # SymPy alone says 0 (it reads det X⁻¹ as 1/det X, then loses X)
+    assert d != 0 and d.has(sp.Inverse), d
+    assert sp.diff(_XN.I, _XN).has(sp.Inverse)
+
+
+def test_block_collapse_of_an_inverse_of_a_block_diagonal_ends_with_the_inverses_of_its_blocks():
+    from sympy.matrices.expressions.blockmatrix import BlockDiagMatrix, block_collapse
+    out = block_collapse(sp.Inverse(BlockDiagMatrix(sp.ImmutableMatrix([1]), sp.ImmutableMatrix([2]))))
+    assert isinstance(out, BlockDiagMatrix) and out.as_explicit() == sp.diag(1, sp.Rational(1, 2))
+    A2, B3 = sp.MatrixSymbol("A", 2, 2), sp.MatrixSymbol("B", 3, 3)
+    assert block_collapse(sp.Inverse(BlockDiagMatrix(A2, B3))) == BlockDiagMatrix(A2.I, B3.I)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda: _AN**2 * _AN.I**3, _AN.I),                                 # a cancelled inverse leaves another of A
+    (lambda: _BN * _AN * _AN.I * _AN.T.I, _BN * _AN.T.I),
+    (lambda: (_AN.I) ** 3, _AN ** -3),
+], ids=["power", "transpose_left", "power_of_inverse"])
+def test_a_cancellation_that_leaves_the_inverse_is_sympys_and_still_needs_it(lhs, rhs):
+    built = lhs()
+    assert built == rhs, built
+    c = never_proved("sound.left_inverse", built, rhs)
+    assert "Q.invertible(A" in c.evidence.detail, c.evidence.detail
+
+
+@pytest.mark.parametrize("build, rhs", [
+    (lambda: (_A1 ** -1 * _A1)[0, 0], sp.Integer(1)),                   # entries held inside a product
+    (lambda: sp.hadamard_product(_A1, _A1.I)[0, 0], sp.Integer(1)),
+    (lambda: sp.KroneckerProduct(_A1, _A1.I)[0, 0], sp.Integer(1)),
+    (lambda: (sp.MatPow(_AN.I, -2)), _AN ** 2),                          # (A⁻¹)⁻² is no A² where A is singular
+    (lambda: 0 * _BN.T * _AN.T.I, sp.ZeroMatrix(n, n)),                 # a zero needing A⁻¹ keeps it
+], ids=["product_entry", "hadamard_entry", "kronecker_entry", "double_negative_power", "zero_form"])
+def test_what_sympy_writes_out_beside_derive_still_keeps_the_inverse(build, rhs):
+    lhs = build()
+    c = never_proved("sound.kept_beside_sympy", lhs, rhs)
+    assert "Q.invertible(A" in c.evidence.detail, c.evidence.detail
+
+
+def test_explicit_results_beside_derive_are_sympys():
+    from sympy.matrices.expressions.fourier import DFT, IDFT
+    X2 = sp.MatrixSymbol("X", 2, 2)
+    det = X2[0, 0] * X2[1, 1] - X2[0, 1] * X2[1, 0]
+    assert (X2 ** -1).as_explicit() == sp.Matrix([[X2[1, 1], -X2[0, 1]], [-X2[1, 0], X2[0, 0]]]) / det
+    assert sp.MatPow(sp.ImmutableMatrix([[1, 2], [3, 4]]), -1).as_explicit() == sp.Matrix([[1, 2], [3, 4]]).inv()
+    assert DFT(n) * IDFT(n) == sp.Identity(n)   # a DFT is invertible by construction: nothing needed

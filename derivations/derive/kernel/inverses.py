@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 
 import sympy as sp
+from sympy.matrices.expressions import blockmatrix as _blockmatrix
 from sympy.matrices.expressions import hadamard as _hadamard
 from sympy.matrices.expressions import inverse as _inverse
 from sympy.matrices.expressions import kronecker as _kronecker
@@ -56,7 +57,9 @@ _SYMPY_DOUBLE_INVERSE = _inverse.Inverse._eval_inverse
 _SYMPY_INVERSE_DET = _inverse.Inverse._eval_determinant
 _SYMPY_POW_ENTRY = _matpow.MatPow._entry
 _SYMPY_ONES_DET = sp.OneMatrix._eval_determinant
+_SYMPY_BC_INVERSE = _blockmatrix.bc_inverse
 _depth = [0]  # how many `cancelling()` blocks are open
+_holding = [0]  # how many entries of expressions whose parts may cancel against each other are being written out
 
 
 @contextlib.contextmanager
@@ -89,6 +92,24 @@ def needs(expr) -> set:
         _walking[0] = False
 
 
+def _invertible_part(need, any_power=False):
+    """The matrix whose invertibility ``need`` comes to: a transpose, an inverse or a nonzero integer power of a
+    square ``X`` is invertible exactly where ``X`` is; with ``any_power``, a power ``X^k`` of any integer ``k`` is
+    read as ``X`` (invertible where ``X`` is: ``X⁰ = I``), a need that says more, not less."""
+    while isinstance(need, (sp.Transpose, sp.Adjoint, sp.MatPow)) and need.is_square is not False:
+        if isinstance(need, sp.MatPow) and not (need.exp.is_integer and (any_power or need.exp.is_nonzero)):
+            break
+        need = need.args[0]
+    return need
+
+
+def _covers(after, before) -> bool:
+    """Whether an expression that needs ``after`` needs all that one needing ``before`` does."""
+    if before <= after:
+        return True
+    return {_invertible_part(need, any_power=True) for need in before} <= {_invertible_part(need) for need in after}
+
+
 def _power(factor):
     if isinstance(factor, sp.MatPow):
         return factor.args
@@ -103,9 +124,11 @@ def _one_sign(p, q) -> bool:
 
 
 def _keep_inverses(mul):
-    """``combine_powers`` without cancelling: ``A^p A^q`` is merged only when ``p`` and ``q`` have one sign."""
-    if _depth[0]:
-        return _SYMPY_COMBINE(mul)
+    """``combine_powers`` without cancelling: SymPy's merge where it loses nothing that needs a value
+    (``A² A⁻³ = A⁻¹``, ``DFT·IDFT = I``), else ``A^p A^q`` merged only when ``p`` and ``q`` have one sign."""
+    out = _SYMPY_COMBINE(mul)
+    if _depth[0] or out is mul or _covers(needs(out), needs(mul)):
+        return out
     factor, args = mul.as_coeff_matrices()
     merged = [args[0]]
     for right in args[1:]:
@@ -121,33 +144,65 @@ def _keep_inverses(mul):
 def _keep_zero_products(mul):
     """``any_zeros`` without dropping an inverse: ``0·A⁻¹`` is zero only where ``A⁻¹`` exists (at any depth)."""
     out = _SYMPY_ZEROS(mul)
-    if _depth[0] or out is mul or not needs(mul):
+    if _depth[0] or out is mul:
         return out
-    return mul
+    kept = needs(mul)
+    if not kept:
+        return out
+    return _zero_needing(mul, kept)
 
 
-def _keeping(canonicalize):
-    """A canonicalisation that is not applied where it would lose an inverse (``A⁻¹ ⊙ 0 → 0``)."""
+def _zero_needing(mul, kept):
+    """One form for a square zero that needs only matrices of its size invertible: ``0·X⁻¹·Y⁻¹``, its matrices
+    in order (``0·Bᵀ·(Cᵀ)⁻¹`` and ``0·B·C⁻¹`` are one zero, defined where ``C`` is invertible)."""
+    parts = {_invertible_part(need) for need in kept}
+    if not all(isinstance(part, sp.MatrixExpr) and part.shape == mul.shape and mul.is_square for part in parts):
+        return mul
+    form = _matmul.MatMul(sp.S.Zero, *[sp.Inverse(part) for part in sorted(parts, key=sp.default_sort_key)])
+    return form if form != mul and _covers(needs(form), kept) else mul
+
+
+def _keeping(canonicalize, first=None):
+    """A canonicalisation that is not applied where it would lose an inverse (``A⁻¹ ⊙ 0 → 0``); ``first``, a rule
+    applied before it (with the same proviso)."""
     def keep(expr):
-        out = canonicalize(expr)
+        out = canonicalize(expr if first is None or _depth[0] else first(expr))
+        if first is not None and not _depth[0]:
+            out = first(out)
         if _depth[0] or out is expr:
             return out
-        before = needs(expr)
-        return out if before <= needs(out) else expr
+        return out if _covers(needs(out), needs(expr)) else expr
     keep.sympy = canonicalize
     return keep
 
 
+def _drop_zero_terms(add):
+    """A term of a sum that is zero wherever it is defined (``0·log(i)·A``) is dropped when the other terms need
+    all it needs (``1/i·B`` does): the sum is then defined only where the term is zero."""
+    if not isinstance(add, sp.MatAdd):
+        return add
+    terms = list(add.args)
+    for term in sorted(terms, key=sp.default_sort_key, reverse=True):  # of zero terms alike, the least is kept
+        if not isinstance(term, sp.MatMul) or not isinstance(_SYMPY_ZEROS(term), sp.ZeroMatrix):
+            continue
+        rest = [other for other in terms if other is not term]
+        if rest and _covers(needs(sp.MatAdd(*rest)), needs(term)):
+            terms = rest
+    return add if len(terms) == len(add.args) else sp.MatAdd(*terms)
+
+
 def _matpow_doit(self, **hints):
     """``MatPow.doit``: ``(A^a)^b`` is ``A^(ab)`` only for an integer ``b`` (a fractional power of a power is no
-    power of ``A``: ``((-1)²)^½ = 1``), and while inverses are kept, only for an integer ``a ≥ 0`` (``(A^½)²``
-    keeps the need for ``A^½``); ``X⁰`` is ``I`` unless ``X`` needs something to have a value."""
+    power of ``A``: ``((-1)²)^½ = 1``), and while inverses are kept, only for an integer ``a`` where ``A^(ab)``
+    needs all that ``(A^a)^b`` needs (``(A^½)²`` keeps the need for ``A^½``, ``(A⁻²)⁻³`` the need for ``A⁻¹``);
+    ``X⁰`` is ``I`` unless ``X`` needs something to have a value."""
     if hints.get("deep", True):
         base, exp = (arg.doit(**hints) for arg in self.args)
     else:
         base, exp = self.args
-    while isinstance(base, sp.MatPow) and exp.is_integer and (
-            _depth[0] or (base.args[1].is_nonnegative and base.args[1].is_integer)):
+    while isinstance(base, sp.MatPow) and exp.is_integer and base.args[1].is_integer:
+        if not _depth[0] and not _covers(needs(sp.MatPow(base.args[0], exp * base.args[1])), needs(sp.MatPow(base, exp))):
+            break  # (A⁻²)⁻³ is no A⁶ where A is singular; (A⁻¹)³ = A⁻³ and (A^l)^k = A^(lk) need what they needed
         exp *= base.args[1]
         base = base.args[0]
     if isinstance(base, sp.MatPow) and not exp.is_integer:
@@ -167,11 +222,42 @@ def _matpow_doit(self, **hints):
 
 
 def _pow_entry(self, i, j, **kwargs):
-    """An entry of a power that inverts stays an entry of it (SymPy would write out the inverse, whose entries
-    then cancel as fractions: ``A₀₀ · (1/A₀₀) = 1`` for a 1×1 ``A``)."""
-    if not _depth[0] and needs(self):
+    """An entry of a power that inverts is written out as SymPy writes it (``(X⁻¹)₀₁ = -X₀₁/det X``) except inside
+    an entry of an expression whose other parts may cancel it: there it stays an entry of the power (SymPy would
+    write out the inverse, whose entries then cancel as fractions: ``A₀₀ · (1/A₀₀) = 1`` for a 1×1 ``A``)."""
+    if not _depth[0] and _holding[0] and needs(self):
         return MatrixElement(self, i, j)
     return _SYMPY_POW_ENTRY(self, i, j, **kwargs)
+
+
+def _may_cancel(parts) -> bool:
+    """Whether the entries of ``parts`` may cancel each other's divisors: one that needs a value shares a symbol
+    with another, or another has none of its own (an explicit matrix, a zero matrix: ``0 · (1/a) = 0``)."""
+    parts = [part for part in parts if isinstance(part, sp.Basic) and part.is_Matrix]
+    for k, part in enumerate(parts):
+        if not needs(part):
+            continue
+        mine = part.free_symbols
+        for other in parts[:k] + parts[k + 1:]:
+            theirs = other.free_symbols
+            if not theirs or theirs & mine or isinstance(other, sp.MatrixBase):
+                return True
+    return False
+
+
+def _holding_entries(method):
+    """A method ``_entry`` of a product, sum, Hadamard or Kronecker product: the entries of its powers stay entries
+    of them (:func:`_pow_entry`) when its parts may cancel each other's divisors."""
+    def entry(self, *args, **kwargs):
+        if _depth[0] or not _may_cancel(self.args):
+            return method(self, *args, **kwargs)
+        _holding[0] += 1
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            _holding[0] -= 1
+    entry.sympy = method
+    return entry
 
 
 def _zero_times_inverse(method, unevaluated):
@@ -219,23 +305,48 @@ def _ones_det(self):
     return with_empty_case(value, self.rows) if value == 0 else value
 
 
+def _derive_inverse(expr, x):
+    """SymPy's derivative of ``X⁻¹``, ``−X⁻¹ (dX) X⁻¹``, reading ``X`` as the argument: SymPy reads it as
+    ``(X⁻¹)⁻¹``, which is no longer ``X`` (:func:`_double_inverse`), and would differentiate that, and so on."""
+    from sympy.tensor.array.expressions.arrayexpr_derivatives import (
+        _array_contraction, _array_tensor_product, _permute_dims, array_derive)
+    product = _array_tensor_product(-expr, array_derive(expr.arg, x), expr)
+    return _permute_dims(_array_contraction(product, (1, 4), (5, 6)), [1, 2, 0, 3])
+
+
+def _bc_inverse(expr):
+    """``block_collapse`` of ``Inverse(diag(A, B))`` is ``diag(A⁻¹, B⁻¹)``: SymPy's rule answers ``expr.inverse()``,
+    the inverse of the inverse (``diag(A, B)`` itself), and once that is kept as ``(X⁻¹)⁻¹`` it never ends."""
+    if isinstance(expr.arg, _blockmatrix.BlockDiagMatrix):
+        return expr.arg.inverse()
+    return _SYMPY_BC_INVERSE(expr)
+
+
 def install():
     """Make SymPy keep the inverses it is given, and read a size that may be 0 with its empty case (done once,
-    when derive is imported)."""
-    if _matmul.combine_powers is _keep_inverses:
+    when derive is imported). SymPy's rule functions
+    (``matmul.combine_powers``, ``matmul.any_zeros``) stay its own for whoever calls them by name; only the
+    canonicalisation that builds a product applies derive's."""
+    if getattr(_matmul.canonicalize, "sympy", None) is not None:
         return
     sp.ZeroMatrix._eval_determinant = _zero_det  # SymPy: 0 for every size, but det of the 0×0 matrix is 1
     sp.OneMatrix._eval_determinant = _ones_det
+    from sympy.tensor.array.expressions.arrayexpr_derivatives import array_derive
     ours = {_SYMPY_COMBINE: _keep_inverses, _SYMPY_ZEROS: _keep_zero_products}
-    _matmul.combine_powers, _matmul.any_zeros = _keep_inverses, _keep_zero_products
     _matmul.rules = tuple(ours.get(rule, rule) for rule in _matmul.rules)
     _matmul.canonicalize = _keeping(exhaust(typed({_matmul.MatMul: do_one(*_matmul.rules)})))
-    for module in (_matadd, _hadamard, _kronecker):
+    _matadd.canonicalize = _keeping(_matadd.canonicalize, first=_drop_zero_terms)
+    for module in (_hadamard, _kronecker):
         module.canonicalize = _keeping(module.canonicalize)
     _matmul.MatMul._eval_trace = _zero_times_inverse(_matmul.MatMul._eval_trace, sp.Trace)
     _matmul.MatMul._eval_determinant = _zero_times_inverse(_matmul.MatMul._eval_determinant, sp.Determinant)
-    _matmul.MatMul._entry = _zero_times_inverse(_matmul.MatMul._entry, lambda self, i, j: MatrixElement(self, i, j))
+    _matmul.MatMul._entry = _zero_times_inverse(_holding_entries(_matmul.MatMul._entry),
+                                                lambda self, i, j: MatrixElement(self, i, j))
+    for cls in (_matadd.MatAdd, _hadamard.HadamardProduct, _kronecker.KroneckerProduct):
+        cls._entry = _holding_entries(cls._entry)
     _matpow.MatPow.doit = _matpow_doit
     _matpow.MatPow._entry = _pow_entry
     _inverse.Inverse._eval_inverse = _double_inverse
     _inverse.Inverse._eval_determinant = _inverse_det
+    array_derive.register(_inverse.Inverse)(_derive_inverse)
+    _blockmatrix.bc_inverse = _bc_inverse

@@ -18,6 +18,8 @@ BUNDLE = Path("es5") / "tex-chtml-full.js"
 FONTS = Path("es5") / "output" / "chtml" / "fonts" / "woff-v2"
 #: MathJax's lazy typesetting: math is typeset as it scrolls into view (the claims page holds about a thousand)
 LAZY = Path("es5") / "ui" / "lazy.js"
+#: MathJax's filter of what TeX may put in a page: no ``javascript:`` link from ``\\href``, no class or style
+SAFE = Path("es5") / "ui" / "safe.js"
 _NPM = Path("build") / "vendor" / "node_modules" / "mathjax"
 
 
@@ -41,7 +43,8 @@ def find_mathjax(path: str | os.PathLike | None = None) -> Path:
         raise TypeError(f"find_mathjax: path must be a str or a path, got {type(path).__name__}")
     tried = []
     for folder in _candidates(path):
-        if (folder / BUNDLE).is_file() and (folder / FONTS).is_dir() and (folder / LAZY).is_file():
+        if (folder / BUNDLE).is_file() and (folder / FONTS).is_dir() and (folder / LAZY).is_file() \
+                and (folder / SAFE).is_file():
             return folder
         tried.append(str(folder))
     raise FileNotFoundError(f"MathJax 3 not found in {' or '.join(tried)}: "
@@ -49,12 +52,13 @@ def find_mathjax(path: str | os.PathLike | None = None) -> Path:
 
 
 def copy_mathjax(source: Path, dest: Path) -> Path:
-    """Copy the bundle, its fonts, the lazy-typesetting extension and the licence from ``source`` into ``dest``."""
+    """Copy the bundle, its fonts, the lazy-typesetting and safe extensions and the licence from ``source`` into ``dest``."""
     source, dest = Path(source), Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy2(source / BUNDLE, dest / BUNDLE.name)
     (dest / LAZY.parent.name).mkdir(exist_ok=True)
-    shutil.copy2(source / LAZY, dest / LAZY.relative_to("es5"))
+    for extension in (LAZY, SAFE):
+        shutil.copy2(source / extension, dest / extension.relative_to("es5"))
     fonts = dest / FONTS.relative_to("es5")
     fonts.mkdir(parents=True, exist_ok=True)
     for font in sorted((source / FONTS).glob("*.woff")):
