@@ -56,3 +56,14 @@ def test_a_case_refuted_as_expected_is_a_step_of_the_argument_but_an_unexpected_
     assert row(records + [fails], "B3")["directions"] == "⇒ yes, ⇐ yes"
     surprise = rec("gl_r.zero_line.r3", verdict="refuted", paper=["B3"], expect="proved")
     assert row(records + [surprise], "B3")["directions"] == "⇒ no, ⇐ yes"
+
+
+def test_the_items_are_those_docs_paper_md_numbers():
+    import re
+    from pathlib import Path
+
+    from derive.present import paper
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "paper.md").read_text(encoding="utf-8")
+    numbered = re.findall(r"^(\d\.\d|B\d) ", text, flags=re.M)
+    assert [i.id for i in paper.ITEMS] == numbered

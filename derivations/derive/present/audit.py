@@ -1,4 +1,4 @@
-"""The audit of PAPER.md: how the suite's claims mechanize each item, read from a run's records.
+"""The audit of docs/paper.md: how the suite's claims mechanize each item, read from a run's records.
 
 Every row is derived from the claim records (their paper items, verdicts, scopes and ``uses``): nothing in the
 audit is typed by hand except the two directions of each ⇔ and the facts cited (the items are
@@ -65,7 +65,7 @@ _HEAD = ["item", "says", "claims", "verdicts", "scope", "both directions", "rest
 
 
 class Audit:
-    """One row per PAPER.md item; renders as an HTML table built from its rows (and as text)."""
+    """One row per docs/paper.md item; renders as an HTML table built from its rows (and as text)."""
 
     def __init__(self, rows):
         self.rows = rows
@@ -86,7 +86,7 @@ class Audit:
 
 
 def audit(records) -> Audit:
-    """The audit of every PAPER.md item from claim records (e.g. ``[r for _, r in derive.suite_table().rows]``)."""
+    """The audit of every docs/paper.md item from claim records (e.g. ``[r for _, r in derive.suite_table().rows]``)."""
     records = list(records)
     by_id = {r["id"]: r for r in records}
     rows = []
