@@ -110,3 +110,14 @@ def test_derive_audit_refuses_a_file_that_is_not_a_run(tmp_path, capsys):
     assert cli.main(["audit", "--from", str(bad)]) != 0
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "derive check --json" in err
+
+
+def test_the_items_are_those_docs_paper_md_numbers():
+    import re
+    from pathlib import Path
+
+    from derive.present import paper
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "paper.md").read_text(encoding="utf-8")
+    numbered = re.findall(r"^(\d\.\d|B\d) ", text, flags=re.M)
+    assert [i.id for i in paper.ITEMS] == numbered

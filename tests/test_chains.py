@@ -53,7 +53,8 @@ def test_each_rewriting_rule_proves_a_true_step(name, start, step):
 def test_each_rewriting_rule_rejects_a_false_step(name, start, step):
     ch = free("demo.wrong", start, assume=[sp.Ne(a - 1, 0)]).step(step, name)
     assert ch.verdict is Verdict.UNPROVEN
-    assert ch.evidence.detail == f"step 1 ({name}) does not hold"
+    assert ch.evidence.detail.startswith(f"step 1 ({name}) does not hold: ")
+    assert f"the step says {sp.sstr(step)}" in ch.evidence.detail  # and what the rule made of the start
     with pytest.raises(ExpectationError, match=r"claim demo\.wrong_expected: expected proved, got unproven"):
         chain("demo.wrong_expected", start, assume=[sp.Ne(a - 1, 0)]).step(step, name)
 
@@ -87,7 +88,8 @@ def test_a_chain_of_several_steps():
 def test_one_failing_step_leaves_the_chain_unproven():
     ch = free("demo.middle", (a + 1) ** 2).step(a**2 + 1, "expand").step(a**2 + 1, "definition")
     assert ch.verdict is Verdict.UNPROVEN
-    assert ch.evidence.detail == "step 1 (expand) does not hold"
+    assert ch.evidence.detail == ("step 1 (expand) does not hold: from (a + 1)**2, expand gives a**2 + 2*a + 1, but "
+                                  "the step says a**2 + 1")
     assert ch.steps[0][2] is None and ch.steps[1][2] is not None
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import sympy as sp
 
 import derive
 from derive import exercises
@@ -155,3 +156,127 @@ def test_the_site_labels_each_solution_with_its_exercise():
     ready = pages.prepare(nb, ClaimGraph({}, []), lambda ident: None, "t")
     assert ready.cells[2].metadata["derive"] == {"solution": "Solution 5.2"}
     assert "derive" not in ready.cells[1].metadata
+
+
+# -- a step is checked up to the symmetry of equality --------------------------------------------------------------
+s = derive.sigma
+rules = derive.rules
+
+
+def _answer(start, step, rule, **kw):
+    return derive.chain("t.answer.chain", start, expect=None, **kw).step(step, rule)
+
+
+@pytest.mark.parametrize("start, step, rule, assume", [
+    # σ(−1) = −σ(1) written from the other side
+    (lambda a, b: (s(a) * b, s(b) * a), lambda a, b: (-s(1), s(-1)), lambda a, b: rules.instantiate({a: -1, b: 1}), ()),
+    # dividing by a nonzero w, the quotient on the right
+    (lambda a, b: (s(a), s(1) * a), lambda a, b: (s(1), s(a) / a), lambda a, b: rules.divide(a),
+     lambda a, b: [sp.Ne(a, 0)]),
+    # log of both sides, read from the right
+    (lambda a, b: (sp.exp(-1), sp.exp(-b)), lambda a, b: (-b, -1), lambda a, b: rules.apply(sp.log), ()),
+    # a rewriting rule on an equation, its sides exchanged
+    (lambda a, b: ((a + b) ** 2, b), lambda a, b: (b, a**2 + 2 * a * b + b**2), lambda a, b: "expand", ()),
+], ids=["instantiate", "divide", "apply", "expand"])
+def test_a_correct_step_with_its_sides_swapped_is_accepted(ab, start, step, rule, assume):
+    a, b, _ = ab
+    chain = _answer(start(a, b), step(a, b), rule(a, b), assume=assume(a, b) if callable(assume) else assume)
+    said = derive.exercise("6.1", chain, expect="proved")
+    assert said.ok is True, str(said)
+    assert "exchanged" in chain.steps[0][2]  # the step's detail says how it was read
+
+
+def test_a_step_may_rest_on_a_chain_whose_premise_it_states_from_the_other_side(ab):
+    a, b, _ = ab
+    one = derive.chain("t.answer.one", (s(a) * b, s(b) * a)).step((s(a), a * s(1)), rules.instantiate({b: 1}))
+    both = _answer((s(b) * a, s(a) * b), (a * s(1), s(a)), rules.by(one))
+    assert both.verdict is derive.Verdict.PROVED and "both sides exchanged" in both.steps[0][2]
+
+
+@pytest.mark.parametrize("build", [
+    # an equality chain's step is an expression: its sign is not the symmetry of anything
+    lambda a, b: derive.chain("t.answer.neg", a - b, expect=None).step(b - a, "expand"),
+    # a wrong instance stays wrong from either side
+    lambda a, b: _answer((s(a) * b, s(b) * a), (s(1), s(-1)), rules.instantiate({a: -1, b: 1})),
+    # a wrong quotient stays wrong from either side
+    lambda a, b: _answer((s(a), s(1) * a), (s(1), s(a) * a), rules.divide(a), assume=[sp.Ne(a, 0)]),
+    # swapping one side's entries is no swap of the equation
+    lambda a, b: _answer((sp.Matrix([a, b]), sp.Matrix([1, 2])), (sp.Matrix([b, a]), sp.Matrix([1, 2])),
+                         rules.instantiate({a: a})),
+], ids=["equality-chain", "instantiate", "divide", "matrix-entries"])
+def test_a_swap_never_makes_a_wrong_step_hold(ab, build):
+    a, b, _ = ab
+    chain = build(a, b)
+    assert chain.verdict is derive.Verdict.UNPROVEN
+    assert derive.exercise("6.1", chain, expect="proved").ok is False
+
+
+# -- a failed step says what it gives and what was expected --------------------------------------------------------
+@pytest.mark.parametrize("build, words", [
+    (lambda a, b: _answer((s(a) * b, s(b) * a), (s(1), s(-1)), rules.instantiate({a: -1, b: 1})),
+     "step 1 (instantiate) does not hold: from b*sigma(a) = a*sigma(b), instantiate gives sigma(-1) = -sigma(1), "
+     "but the step says sigma(1) = sigma(-1)"),
+    (lambda a, b: _answer((s(a), s(1) * a), (s(a) * a, s(1)), rules.divide(a), assume=[sp.Ne(a, 0)]),
+     "step 1 (divide) does not hold: from sigma(a) = a*sigma(1), divide gives sigma(a)/a = sigma(1), "
+     "but the step says a*sigma(a) = sigma(1)"),
+    (lambda a, b: derive.chain("t.answer.sq", (a + b) ** 2, expect=None).step(a**2 + b**2, "expand"),
+     "step 1 (expand) does not hold: from (a + b)**2, expand gives a**2 + 2*a*b + b**2, but the step says a**2 + b**2"),
+    (lambda a, b: _answer((a * b, 0), (a, 0), rules.consequence()),
+     "step 1 (consequence) does not hold: the step says a = 0, which consequence does not give from a*b = 0"),
+], ids=["instantiate", "divide", "expand", "consequence"])
+def test_a_failed_step_says_what_the_rule_gives_and_what_the_step_says(ab, build, words):
+    a, b, _ = ab
+    said = derive.exercise("6.1", build(a, b), expect="proved")
+    assert said.ok is False
+    assert str(said).splitlines()[1] == f"  t.answer.{'sq' if 'expand' in words else 'chain'} is not proved: {words}"
+
+
+# -- a shape error in an answer is one line, not a traceback --------------------------------------------------------
+@pytest.fixture
+def shell():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    sh = InteractiveShell.instance()
+    shown = []
+    sh._showtraceback = lambda etype, value, stb: shown.append(stb)
+    assert exercises.install(sh)
+    sh.run_cell("import derive, sympy as sp\nfrom derive import rules\ns = derive.sigma\na, b = derive.real('a b')")
+    sh.shown = shown
+    yield sh
+    del sh._showtraceback
+    sh.set_custom_exc((), None)
+
+
+ONE_LINE = [
+    ("x = 1\nderive.exercise('6.1', derive.chain('t.answer.e', (s(a) * b, s(b) * a), expect=None).step("
+     "s(-1), rules.instantiate({a: -1, b: 1})), expect='proved')",
+     "TypeError (line 2 of the cell): chain t.answer.e: every step must be an equation (lhs, rhs), like the start"),
+    ("derive.exercise('6.1', derive.chain('t.answer.t', (s(a) * b, s(b) * a), expect=None).step("
+     "(s(-1), -s(1), 0), rules.instantiate({a: -1, b: 1})), expect='proved')",
+     "ValueError (line 1 of the cell): chain t.answer.t: an equation is a (lhs, rhs) pair, got 3 items"),
+    ("derive.exercise('6.1', derive.chain('t.answer.m', (sp.Matrix([a, b]), sp.Matrix([b, a])), expect=None).step("
+     "(sp.Matrix([a, b]), sp.Matrix([[b, a]])), rules.instantiate({a: b})), expect='proved')",
+     "ValueError (line 1 of the cell): chain t.answer.m: the two sides of an equation must have the same shape, "
+     "got 2x1 and 1x2"),
+    ("derive.chain('t.answer.q', sp.Matrix([a, b]), expect=None).step(sp.Matrix([[a, b]]), 'expand')",
+     "ValueError (line 1 of the cell): chain t.answer.q: step 1 must have the shape of the expression before it "
+     "(each is equal to the next), got 1x2 after 2x1"),
+    ("K = sp.Matrix([[a, b]])\nderive.exercise('4.1', derive.claim('t.answer.k', K * K, K), expect='proved')",
+     "ShapeError (line 2 of the cell): Matrix size mismatch: (1, 2) * (1, 2)."),
+]
+
+
+@pytest.mark.parametrize("cell, line", ONE_LINE, ids=["expression", "three-sides", "equation-shapes", "step-shape",
+                                                      "sympy-shape"])
+def test_a_wrong_shape_in_an_answer_is_one_line(shell, cell, line):
+    result = shell.run_cell(cell)
+    assert not result.success  # the cell still fails: derive check and nbval see it
+    assert shell.shown == [[line]]
+
+
+def test_an_error_of_the_readers_own_code_keeps_its_traceback(shell, monkeypatch):
+    result = shell.run_cell("def f():\n    return 1 + 'a'\nf()")
+    assert not result.success and len(shell.shown) == 1 and len(shell.shown[0]) > 1
+    monkeypatch.setenv("DERIVE_TRACEBACK", "1")  # and every traceback is there when asked for
+    shell.run_cell("derive.chain('t.answer.r', (a, b), expect=None).step(a, 'expand')")
+    assert len(shell.shown[1]) > 1 and "every step must be an equation" in shell.shown[1][-1]

@@ -334,7 +334,7 @@ def check_tables(name: str, shown: list[dict], nb) -> None:
                 for got, cell in zip(shown_cells, want):
                     if "$" not in cell:
                         assert got == cell, f"{name}: a table cell shows {got!r}, its data says {cell!r}"
-        elif kind == "audit":  # one row per PAPER.md item, each cell as the audit computed it
+        elif kind == "audit":  # one row per docs/paper.md item, each cell as the audit computed it
             assert [r["attrs"]["data-item"] for r in rows] == [cells[0] for cells in data], name
             assert [r["cells"] for r in rows] == data, name
         else:

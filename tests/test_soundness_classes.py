@@ -152,7 +152,9 @@ def test_rewriting_rules_on_equations_rewrite_each_side():
     ok = chain("sound.eq_expand", ((a + 1) ** 2, b)).step((a**2 + 2 * a + 1, b), "expand")
     assert ok.verdict is P
     swap = chain("sound.eq_swap", ((a + 1) ** 2, b), expect=None).step((b, a**2 + 2 * a + 1), "expand")
-    assert swap.verdict is U
+    assert swap.verdict is P and "its sides exchanged" in swap.steps[0][2]  # b = (a + 1)² is the same equation
+    crossed = chain("sound.eq_crossed", ((a + 1) ** 2, b), expect=None).step((b, b), "expand")
+    assert crossed.verdict is U  # one side taken for both is no rewriting of either
     wrong = chain("sound.eq_wrong", ((a + 1) ** 2, b), expect=None).step((a**2 + 1, b), "expand")
     assert wrong.verdict is U
 
@@ -1629,3 +1631,20 @@ def test_explicit_results_beside_derive_are_sympys():
     assert (X2 ** -1).as_explicit() == sp.Matrix([[X2[1, 1], -X2[0, 1]], [-X2[1, 0], X2[0, 0]]]) / det
     assert sp.MatPow(sp.ImmutableMatrix([[1, 2], [3, 4]]), -1).as_explicit() == sp.Matrix([[1, 2], [3, 4]]).inv()
     assert DFT(n) * IDFT(n) == sp.Identity(n)   # a DFT is invertible by construction: nothing needed
+# -- a step read with its sides exchanged proves only what the step as written says ----------------------------------
+@pytest.mark.parametrize("build", [
+    # σ(a) b = σ(b) a at a = −1, b = 1 says σ(−1) = −σ(1), from either side; never σ(1) = σ(−1)
+    lambda: chain("swap.instance", (SIGMA(a) * b, SIGMA(b) * a), expect=None).step(
+        (SIGMA(-1), SIGMA(1)), rules.instantiate({a: -1, b: 1})),
+    # an equality chain's step is an expression: b − a is not a − b read from the other side
+    lambda: chain("swap.equality", a - b, expect=None).step(b - a, "expand"),
+    # exchanging both sides of only the next equation's entries one by one is not the swap of the equation
+    lambda: chain("swap.entries", (sp.Matrix([a, b]), sp.Matrix([b, a])), expect=None).step(
+        (sp.Matrix([a, a]), sp.Matrix([b, b])), "expand"),
+    # a premise stated from the other side still needs the conclusion the chain it rests on reached
+    lambda: chain("swap.by", (SIGMA(b) * a, SIGMA(a) * b), expect=None).step((SIGMA(a), SIGMA(1)), rules.by(
+        chain("swap.by_premise", (SIGMA(a) * b, SIGMA(b) * a)).step((SIGMA(a), a * SIGMA(1)),
+                                                                    rules.instantiate({b: 1})))),
+], ids=["instance", "equality-chain", "entries", "by"])
+def test_a_swapped_step_never_proves_a_false_one(build):
+    assert build().verdict is U

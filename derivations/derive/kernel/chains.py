@@ -13,12 +13,29 @@ from . import opinion, printing
 from . import wellformed
 from .validate import require_expr
 from .budget import DEFAULT_SECONDS, OutOfTime, time_budget
-from .claims import Statement
+from .claims import Statement, _same_size
+from .describe import shorten
 from .rules import as_rule
 from .verdict import Evidence, Verdict
 from .witness import evaluate_at, function_problem
 
 __all__ = ["Chain", "chain", "conclusions"]
+
+
+def _shape_text(shape) -> str:
+    return "a scalar" if shape is None else f"{sp.sstr(shape[0])}x{sp.sstr(shape[1])}"
+
+
+def _disagree(first, second) -> tuple[str, str] | None:
+    """The two shapes, as text, when two expressions cannot be equal for their shapes: two matrices whose sizes
+    differ, or an explicit matrix and a scalar (which SymPy cannot even subtract)."""
+    one, two = getattr(first, "shape", None), getattr(second, "shape", None)
+    if one is not None and two is not None:
+        if all(_same_size(p, q) for p, q in zip(one, two)):
+            return None
+    elif not any(isinstance(e, sp.MatrixBase) for e in (first, second)):
+        return None
+    return _shape_text(one), _shape_text(two)
 
 
 def _pair(where, value):
@@ -29,6 +46,10 @@ def _pair(where, value):
             require_expr(where, "equation side", side)
         pair = tuple(sp.sympify(v) for v in value)
         wellformed.check_statement(where, *pair)
+        shapes = _disagree(*pair)
+        if shapes is not None:
+            raise ValueError(f"{where}: the two sides of an equation must have the same shape, got {shapes[0]} and "
+                             f"{shapes[1]}")
         return pair
     require_expr(where, "step", value)
     value = sp.sympify(value)
@@ -38,6 +59,58 @@ def _pair(where, value):
 
 def _sides(expr) -> tuple:
     return expr if isinstance(expr, tuple) else (expr,)
+
+
+#: how long a failed step's message may spend working out what the rule gives
+_GIVES_SECONDS = 5
+
+
+def _swap(equation: tuple) -> tuple:
+    """``(rhs, lhs)``: the same equation, read from the other side (``l = r`` holds exactly where ``r = l`` does)."""
+    return equation[1], equation[0]
+
+
+def _check(rule, prev, expr):
+    """The rule's detail for the step ``prev → expr``, or ``None``.
+
+    An implication step is checked up to the symmetry of equality: when the step as written does not follow, it
+    is read with the sides of its equation exchanged, then with those of the previous one, then both. Each is the
+    same equation as written (``l = r`` and ``r = l`` hold at the same points), so nothing more is concluded.
+    An equality chain's step is an expression, not an equation: nothing in it is exchanged.
+    """
+    detail = rule.check(prev, expr)
+    if detail is not None or not isinstance(expr, tuple):
+        return detail
+    for p, n, said in ((prev, _swap(expr), "its sides exchanged"), (_swap(prev), expr, "the previous sides exchanged"),
+                       (_swap(prev), _swap(expr), "both sides exchanged")):
+        detail = rule.check(p, n)
+        if detail is not None:
+            return f"{detail} ({said})"
+    return None
+
+
+def _line(expr, width: int = 120) -> str:
+    """An expression or an equation ``(lhs, rhs)`` on one line, shortened."""
+    shown = " = ".join(sp.sstr(side) for side in expr) if isinstance(expr, tuple) else sp.sstr(expr)
+    return shorten(shown, width)
+
+
+def _mismatch(rule, prev, expr) -> str:
+    """Why a step does not hold: what the rule makes of the previous step, and what the step says instead."""
+    gives = None
+    if rule.gives is not None:
+        try:
+            with time_budget(_GIVES_SECONDS):
+                gives = rule.gives(prev)
+        except OutOfTime as exc:
+            if exc.outer:
+                raise
+        except Exception:  # noqa: BLE001 -- only a message: a rule that cannot show what it gives says less
+            gives = None
+    said = f"the step says {_line(expr)}"
+    if gives is not None:
+        return f"does not hold: from {_line(prev)}, {rule.name} gives {_line(gives)}, but {said}"
+    return f"does not hold: {said}, which {rule.name} does not give from {_line(prev)}"
 
 
 class Chain(Statement):
@@ -50,7 +123,7 @@ class Chain(Statement):
         self.start = _pair(f"chain({identifier!r})", start)
         self.equations = isinstance(self.start, tuple)
         self._steps: list[tuple] = []  # (expression, rule, detail or None, note)
-        self._why: dict[int, str] = {}  # step index -> why it fails, when that is more than "does not hold"
+        self._why: dict[int, str] = {}  # step index -> why it fails
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption,
                          proves=proves)
         wellformed.check_statement(f"chain({identifier!r})", *self.assume)
@@ -103,13 +176,17 @@ class Chain(Statement):
         if not isinstance(note, str):
             raise TypeError(f"{where}: note must be a str, got {type(note).__name__}")
         prev = self._steps[-1][0] if self._steps else self.start
+        shapes = None if self.equations else _disagree(prev, expr)
+        if shapes is not None:
+            raise ValueError(f"{where}: step {len(self._steps) + 1} must have the shape of the expression before it "
+                             f"(each is equal to the next), got {shapes[1]} after {shapes[0]}")
         t0 = time.perf_counter()
         unmet = self._unmet(prev, expr, rule)  # the step holds only where these do
         detail = None
         if not unmet:
             try:
                 with time_budget(DEFAULT_SECONDS):
-                    detail = rule.check(prev, expr)
+                    detail = _check(rule, prev, expr)
             except OutOfTime as exc:
                 if exc.outer:
                     raise
@@ -118,6 +195,8 @@ class Chain(Statement):
                     sp.PolynomialError) as exc:
                 said = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
                 self._why[len(self._steps)] = f"could not be checked ({type(exc).__name__}{': ' + said if said else ''})"
+        if detail is None and not unmet and len(self._steps) not in self._why:
+            self._why[len(self._steps)] = _mismatch(rule, prev, expr)
         seconds = self.evidence.seconds + time.perf_counter() - t0
         if unmet:
             self._why[len(self._steps)] = "; ".join(unmet)

@@ -56,11 +56,11 @@ _FIXED = frozenset({"identifier", "lhs", "rhs", "start", "statement", "uses"})
 
 
 def _paper(where, paper) -> tuple[str, ...]:
-    """The PAPER.md items a statement mechanizes: ``"5.3"`` or ``["5.3", "6.1"]``."""
+    """The docs/paper.md items a statement mechanizes: ``"5.3"`` or ``["5.3", "6.1"]``."""
     items = (paper,) if isinstance(paper, str) else tuple(paper or ())
     for item in items:
         if not isinstance(item, str) or not item or " " in item:
-            raise TypeError(f"{where}: paper must list PAPER.md items such as \"5.3\" or \"B1\", got {item!r}")
+            raise TypeError(f"{where}: paper must list docs/paper.md items such as \"5.3\" or \"B1\", got {item!r}")
     return items
 
 
@@ -192,7 +192,7 @@ class Statement:
 
         ``checked`` is the LaTeX of what was checked, printed from lhs and rhs (``statement`` is the same, kept
         for readers of older records); ``scope`` says for which sizes (``"every size"``, ``"d=2, m=2, n=2"``, or
-        ``""`` for a scalar statement), ``scope_tex`` the whole domain; ``paper`` the PAPER.md items; ``caption``
+        ``""`` for a scalar statement), ``scope_tex`` the whole domain; ``paper`` the docs/paper.md items; ``caption``
         a few words of LaTeX shown beside the equation, never instead of it.
         """
         checked = self.body_tex()
@@ -601,7 +601,7 @@ def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", st
     expect : the verdict it should get (e.g. ``Verdict.REFUTED`` for a statement expected to fail)
     title : a few words for readers; ``caption`` : LaTeX shown beside the equation (``statement`` is read as a
         caption too): the equation shown is always ``lhs = rhs`` as checked, printed from the two sides
-    paper : the paper items the claim belongs to, e.g. ``"5.3"`` or ``["5.3", "6.1"]``
+    paper : the docs/paper.md items the claim belongs to, e.g. ``"5.3"`` or ``["5.3", "6.1"]``
     proves : which direction of which item its conclusion is, e.g. ``("5.3", "⇒")``, or ``"1.1"`` for a one-way
         item (the audit reads only this: a direction's scope is the narrowest of the claims that prove it and of
         everything they rest on)

@@ -35,7 +35,9 @@ class Rule:
     ``instantiates`` is the mapping of an instantiation: the chain's own assumptions about those variables must
     still hold at it (a chain that divided by ``w`` under ``w ≠ 0`` cannot then put ``w := 0``). ``puts_into``
     gives, for a side of the previous step, the expression the rule builds around it (``log(side)``), whose
-    divisors and poles the chain checks like its own.
+    divisors and poles the chain checks like its own. ``gives``, for a rule that determines its next step, makes
+    it from the previous one (``instantiate`` puts its values in): a failed step's message shows it beside the
+    step as written. It only explains: a step is checked by ``check`` alone.
     """
 
     name: str
@@ -51,6 +53,8 @@ class Rule:
     #: further instantiations the step rests on (those of the chains :func:`by` applies): the chain's own
     #: assumptions must hold at each, as at ``instantiates``
     instances: tuple = field(default=(), compare=False)
+    #: what the rule makes of the previous step, when it determines the next one; for messages only
+    gives: Callable | None = field(default=None, repr=False, compare=False)
 
 
 def _diff(pair):
@@ -78,7 +82,12 @@ def _sides(check):
     return on_either
 
 
-def _rewrite(name, words, strategy):
+def _each(f):
+    """``f`` applied to an expression, or to each side of an equation ``(lhs, rhs)``."""
+    return lambda p: tuple(f(side) for side in p) if isinstance(p, tuple) else f(p)
+
+
+def _rewrite(name, words, strategy, gives=None):
     def check(p, n):
         diff = p - n
         if isinstance(diff, sp.MatrixBase):  # explicit matrices: every entry by the same rule
@@ -86,13 +95,15 @@ def _rewrite(name, words, strategy):
             return None if None in details else details[0]
         return strategy(diff)
 
-    return Rule(name, _text(words), _sides(check))
+    return Rule(name, _text(words), _sides(check), gives=_each(gives) if gives is not None else None)
 
 
-expand = _rewrite("expand", "expand", strategies.expand)
+expand = _rewrite("expand", "expand", strategies.expand, sp.expand)
 #: a step read as factoring, checked by multiplying back out
-factor = _rewrite("factor", "factor", strategies.expand)
-rational = _rewrite("rational", "cancel", strategies.rational)
+factor = _rewrite("factor", "factor", strategies.expand, lambda e: e.applyfunc(sp.factor)
+                  if isinstance(e, sp.MatrixBase) else sp.factor(e))
+rational = _rewrite("rational", "cancel", strategies.rational, lambda e: e.applyfunc(sp.cancel)
+                    if isinstance(e, sp.MatrixBase) else sp.cancel(e))
 definition = _rewrite("definition", "definition", strategies.structural)
 matrix_algebra = _rewrite("matrix-algebra", "transpose and product rules", strategies.structural)
 sign_split = _rewrite("sign-split", "sign split", strategies.sign_split)
@@ -130,7 +141,8 @@ def substitute(mapping: dict) -> Rule:
         return "substitution" if _zero(evaluate_at(p, mapping) - n) else None
 
     requires = tuple(sp.Eq(k, v) for k, v in mapping.items()) + _value_divisors(mapping)
-    return Rule("substitute", _text("substitute ") + _mapping_tex(mapping), check, requires=requires)
+    return Rule("substitute", _text("substitute ") + _mapping_tex(mapping), check, requires=requires,
+                gives=_each(lambda side: evaluate_at(side, mapping)))
 
 
 def instantiate(mapping: dict) -> Rule:
@@ -163,7 +175,8 @@ def instantiate(mapping: dict) -> Rule:
         return "instance (cancelling as fractions)" if all(strategies.rational(e) for e in parts) else None
 
     return Rule("instantiate", _text("instantiate ") + _mapping_tex(mapping), check, equations=True,
-                instantiates=dict(mapping), requires=_value_divisors(mapping))
+                instantiates=dict(mapping), requires=_value_divisors(mapping),
+                gives=_each(lambda side: evaluate_at(side, mapping)))
 
 
 def divide(by) -> Rule:
@@ -188,7 +201,8 @@ def divide(by) -> Rule:
         return "division by a nonzero factor" if strategies.expand(rest) or strategies.rational(rest) else None
 
     requires = () if by.is_zero is False else (sp.Ne(by, 0),)
-    return Rule("divide", _text("divide by ") + f"{sp.latex(by)} \\neq 0", check, equations=True, requires=requires)
+    return Rule("divide", _text("divide by ") + f"{sp.latex(by)} \\neq 0", check, equations=True, requires=requires,
+                gives=_each(lambda side: side / by))
 
 
 def multiply(by, on: str = "left") -> Rule:
@@ -228,7 +242,8 @@ def multiply(by, on: str = "left") -> Rule:
 
     requires = tuple(wellformed.unmet_denominators(by))
     where = _text(" on the right") if on == "right" else ""
-    return Rule("multiply", _text("multiply by ") + sp.latex(by) + where, check, equations=True, requires=requires)
+    return Rule("multiply", _text("multiply by ") + sp.latex(by) + where, check, equations=True, requires=requires,
+                gives=_each(lambda side: side * by if on == "right" else by * side))
 
 
 def apply(f) -> Rule:
@@ -278,7 +293,7 @@ def apply(f) -> Rule:
         return None
 
     return Rule("apply", _text("apply ") + name + _text(" to both sides"), check, equations=True,
-                puts_into=unevaluated)
+                puts_into=unevaluated, gives=_each(lambda side: sp.sympify(f(side))))
 
 
 def rearrange() -> Rule:
@@ -427,8 +442,12 @@ def by(*chains, unless_zero=()) -> Rule:
     varied = sorted({k for m in instances for k in m if isinstance(k, sp.Symbol)}, key=sp.default_sort_key)
     if varied:  # the premise is read for all values of these: say so where the step is shown
         label += _text(", the premise for all ") + r",\ ".join(sp.latex(k) for k in varied)
+    def gives(p):  # the chains' conclusions, one, or a column of all
+        found = [eq for _, _, conclusion in taken for eq in _equations(conclusion)]
+        return found[0] if len(found) == 1 else (sp.Matrix([e[0] for e in found]), sp.Matrix([e[1] for e in found]))
+
     return Rule("by", label, check, uses=tuple(ch.identifier for ch in chains), equations=True,
-                requires=tuple(requires), instances=instances)
+                requires=tuple(requires), instances=instances, gives=gives)
 
 
 def consequence() -> Rule:
@@ -488,7 +507,8 @@ def put(mapping: dict) -> Rule:
             return "putting the values the equations give"
         return None
 
-    return Rule("put", _text("put ") + _mapping_tex(mapping), check, equations=True, requires=_value_divisors(mapping))
+    return Rule("put", _text("put ") + _mapping_tex(mapping), check, equations=True, requires=_value_divisors(mapping),
+                gives=_each(lambda side: evaluate_at(side, mapping)))
 
 
 def absurd() -> Rule:

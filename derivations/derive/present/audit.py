@@ -1,4 +1,4 @@
-"""The audit of the paper: for each item, what the suite's claims conclude, read from a run's records.
+"""The audit of the paper (docs/paper.md): for each item, what the suite's claims conclude, read from a run's records.
 
 A claim or chain says which direction of which item its checked conclusion is (``proves=("5.3", "⇒")``); the
 audit reads only that and the records. A direction is

@@ -14,14 +14,19 @@ the reader's, not the suite's: the claims an answer makes are left out of the no
 
 In IPython, :func:`install` (run when ``derive`` is imported in a shell, and by the forked kernels) shows an
 :class:`~derive.kernel.claims.ExpectationError` as its one-line message, not a traceback: a claim written with
-``expect=`` in an answer cell that misses it says so briefly. The cell still fails, so a notebook whose claim
-misses its expectation still fails ``derive check`` and nbval.
+``expect=`` in an answer cell that misses it says so briefly. So does a refusal of bad input: a ``TypeError`` or
+``ValueError`` that ``derive`` raised itself (a step of the wrong shape, sides of different shapes), and SymPy's
+``ShapeError`` (matrices multiplied at sizes that do not fit), with the line of the cell it came from. Any other
+error keeps its traceback, and ``DERIVE_TRACEBACK=1`` shows every one. The cell still fails, so a notebook whose
+claim misses its expectation still fails ``derive check`` and nbval.
 """
 from __future__ import annotations
 
 import html
+import os
 import re
 import sys
+from pathlib import Path
 
 import sympy as sp
 
@@ -312,10 +317,63 @@ def used_by(records, identifier: str) -> list[str]:
     return [r["id"] for r in recs if identifier in r.get("uses", ())]
 
 
-# -- IPython: an ExpectationError as one short block -------------------------------------------------------------
+# -- IPython: an ExpectationError, or a refusal of bad input, as one short line -----------------------------------
+#: the folder of the package: an error raised by code in it is one of derive's own refusals
+_PACKAGE = str(Path(__file__).resolve().parent.parent) + os.sep
+
+
+def _frames(tb) -> list:
+    out = []
+    while tb is not None:
+        out.append(tb)
+        tb = tb.tb_next
+    return out
+
+
+def _shape_error(value) -> bool:
+    from sympy.matrices.exceptions import ShapeError
+
+    return isinstance(value, ShapeError)
+
+
+def _refusal(value, tb) -> bool:
+    """Whether an error is a one-line refusal of the reader's input: an :class:`ExpectationError`, a ``TypeError``
+    or ``ValueError`` raised in derive's own code, or SymPy's ``ShapeError``."""
+    if isinstance(value, ExpectationError):
+        return True
+    if not isinstance(value, (TypeError, ValueError)) or os.environ.get("DERIVE_TRACEBACK") == "1":
+        return False
+    frames = _frames(tb)
+    raised_here = bool(frames) and os.path.abspath(frames[-1].tb_frame.f_code.co_filename).startswith(_PACKAGE)
+    return raised_here or _shape_error(value)
+
+
+def _libraries() -> tuple[str, ...]:
+    """The folders of derive and of the libraries between it and the reader's cell (SymPy, IPython, ipykernel)."""
+    out = [_PACKAGE]
+    for name in ("sympy", "IPython", "ipykernel"):
+        module = sys.modules.get(name)
+        if getattr(module, "__file__", None):
+            out.append(str(Path(module.__file__).resolve().parent) + os.sep)
+    return tuple(out)
+
+
+def _cell_line(tb) -> str:
+    """`` (line N of the cell)``: the innermost line of the reader's own code the error passed through."""
+    libraries = _libraries()
+    mine = [f for f in _frames(tb) if not os.path.abspath(f.tb_frame.f_code.co_filename).startswith(libraries)]
+    return f" (line {mine[-1].tb_lineno} of the cell)" if mine else ""
+
+
 def short_error(shell, etype, value, tb, tb_offset=None) -> list[str]:
-    """IPython's handler for :class:`ExpectationError`: the message alone, no traceback (the cell still fails)."""
-    stb = [f"{etype.__name__}: {value}"]
+    """IPython's handler for :class:`ExpectationError` and derive's refusals of bad input: the message alone, on
+    one line, no traceback (the cell still fails). Any other error is shown as IPython shows it."""
+    if not _refusal(value, tb):
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+        return []
+    message = " ".join(str(value).split())
+    where = "" if isinstance(value, ExpectationError) else _cell_line(tb)
+    stb = [f"{etype.__name__}{where}: {message}"]
     show = getattr(shell, "_showtraceback", None)
     if show is not None:  # IPython 9 shows nothing of what a custom handler returns: show it here
         show(etype, value, stb)
@@ -323,12 +381,13 @@ def short_error(shell, etype, value, tb, tb_offset=None) -> list[str]:
 
 
 def install(shell=None) -> bool:
-    """Show :class:`ExpectationError` in ``shell`` (default: the running IPython, if any) as one short block."""
+    """Show :class:`ExpectationError` and derive's refusals of bad input in ``shell`` (default: the running IPython,
+    if any) as one short line."""
     if shell is None:
         ipython = sys.modules.get("IPython")  # not imported: no shell to install in (and no import paid for)
         shell = ipython.get_ipython() if ipython is not None else None
     if shell is None or not hasattr(shell, "set_custom_exc"):
         return False
-    shell.set_custom_exc((ExpectationError,), short_error)
+    shell.set_custom_exc((ExpectationError, TypeError, ValueError), short_error)
     return True
 

@@ -1,6 +1,6 @@
 """The paper's numbered items (1.1 … B5), its steps, and which item each claim of the notebooks states.
 
-The item numbers and their short labels are a copy of ``PAPER.md``'s; a claim belongs to the item its record
+The item numbers and their short labels are a copy of ``docs/paper.md``'s; a claim belongs to the item its record
 names under ``paper`` when it has that field, else to the item its identifier's prefix names in
 :data:`RULES`; exercises and the overview's examples belong to no item.
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 __all__ = ["Item", "Step", "ITEMS", "STEPS", "RULES", "BOTH_WAYS", "EVERY_SIZE", "CITED", "item_of", "items_of",
            "directions_of", "record_of", "step_of", "step_of_notebook", "REFERENCES"]
 
-#: a copy of the numbered items of PAPER.md, each with a label short enough for a node of the blueprint
+#: a copy of the numbered items of docs/paper.md, each with a label short enough for a node of the blueprint
 _ITEMS = """
 1.1  σ(xKᵀ)V = Σ_j σ(x·k_j) v_j: attention over m memory slots
 2.1  a global query is absorbed: K' = K Qᵀ
@@ -133,7 +133,8 @@ def item_of(record: dict) -> str | None:
         items = [given] if isinstance(given, str) else list(given)
         for item in items:
             if item not in _ITEM_IDS:
-                raise ValueError(f"item_of: {record['id']} names paper item {item!r}, which PAPER.md does not number")
+                raise ValueError(f"item_of: {record['id']} names paper item {item!r}, which docs/paper.md does not "
+                                 f"number")
         return items[0]  # a claim that serves several items is shown under the first
     ident = record["id"]
     if _EXERCISE.search(ident):

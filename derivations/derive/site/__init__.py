@@ -218,7 +218,8 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
         body, headings = pages.with_contents(body)
         target = tmp / pages.page_name(r.name)
         target.write_text(body, encoding="utf-8")
-        search.add_page(target.name, page_title(r.name, titles[k]), pages.summary_of(nb), headings)
+        search.add_page(target.name, page_title(r.name, titles[k]), pages.summary_of(nb), headings,
+                        pages.prose_of(nb))
         written.append(target)
     env = Environment(loader=FileSystemLoader(str(pages.TEMPLATES)), autoescape=True)
     env.filters["wbr"] = _breakable
@@ -226,7 +227,8 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
     context = _index_context(runs, notebooks, graph, entries, href, title)
     context["pdf"] = pdf
     for row in context["claims"]:
-        search.add_claim(row["href"], row["id"], row["title"], row["statement"], row["verdict"], row["how"])
+        search.add_claim(row["href"], row["id"], row["title"], row["statement"], row["verdict"], row["how"],
+                         row["caption"])
     for name in ("index.html", "claims.html"):
         text = pages.relink(env.get_template(name + ".j2").render(**context), stems, href)
         text, headings = pages.with_contents(text)
@@ -345,7 +347,7 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
                 "second_html": Markup(render.second_badge(c)),
                 "second": (c.get("second_opinion") or {}).get("result", "none"),
                 "unexpected": describe.unexpected(c), "expect": c.get("expect"), "verdict": c["verdict"],
-                "how": how, "paper": c.get("paper"),
+                "how": how, "paper": c.get("paper"), "caption": c.get("caption") or "",
                 "uses": [{"id": u, "href": None if graph.nodes[u].missing else f"#claim-{u}"} for u in c.get("uses", [])],
             })
             seen.add(c["id"])

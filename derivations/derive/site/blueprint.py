@@ -1,4 +1,4 @@
-"""The blueprint of the paper: one node per numbered item of PAPER.md, laid out by Graphviz.
+"""The blueprint of the paper: one node per numbered item of docs/paper.md, laid out by Graphviz.
 
 Each item gathers the claims that state it (:func:`derive.present.paper.item_of`); an arrow runs from item A to item B
 when a claim of B uses a claim of A. An item's status is derived from its claims' statuses in the claim graph,

@@ -43,7 +43,7 @@ class Node:
     uses: tuple[str, ...] = ()
     status: str = "missing"
     used_by: list[str] = field(default_factory=list)
-    #: the PAPER.md item the claim's record names (``paper``), when it names one
+    #: the docs/paper.md item the claim's record names (``paper``), when it names one
     paper: str | None = None
 
     @property

@@ -54,6 +54,11 @@ def _markdown_cells(nb):
     return [c for c in nb.cells if c.cell_type == "markdown" and BOILERPLATE not in c.metadata.get("tags", [])]
 
 
+def prose_of(nb) -> list[str]:
+    """The sources of the notebook's Markdown cells a reader sees, in order: what the site's search reads."""
+    return [c.source for c in _markdown_cells(nb)]
+
+
 def title_of(nb, fallback: str) -> str:
     """The text of the notebook's first ``# `` heading (Markdown kept), else ``fallback``."""
     for cell in _markdown_cells(nb):

@@ -45,9 +45,20 @@ document.querySelectorAll(".derive-step-summary").forEach(function (summary) {
   });
 });
 
-// Search, offline: the index of static/search-index.js, every word typed must appear.
+// Search, offline: the index of static/search-index.js (derive/site/search_index.py), every word typed must appear
+// in an entry's title, text, verdict or the prose and math it is also found by (e.w).
 (function () {
   var index = window.DERIVE_SEARCH || [];
+  // what a hit shows: its text, or, when a word is found only in its prose, the words around it
+  var shown = function (e, words) {
+    var text = (e.t + " " + e.x).toLowerCase();
+    var missing = words.filter(function (w) { return text.indexOf(w) < 0; });
+    var more = e.w || "";
+    var at = missing.length ? more.toLowerCase().indexOf(missing[0]) : -1;
+    if (at < 0) return e.x.slice(0, 140);
+    var from = Math.max(0, at - 50);
+    return (from ? "…" : "") + more.slice(from, from + 140) + (from + 140 < more.length ? "…" : "");
+  };
   document.querySelectorAll(".derive-search").forEach(function (wrap) {
     var box = wrap.querySelector("input"), out = wrap.querySelector(".derive-search-results");
     var run = function () {
@@ -55,7 +66,7 @@ document.querySelectorAll(".derive-step-summary").forEach(function (summary) {
       out.textContent = "";
       if (!words.length) { out.hidden = true; return; }
       var found = index.filter(function (e) {
-        var text = (e.t + " " + e.x + " " + (e.v || "")).toLowerCase();
+        var text = (e.t + " " + e.x + " " + (e.v || "") + " " + (e.w || "")).toLowerCase();
         return words.every(function (w) { return text.indexOf(w) >= 0; });
       });
       found.slice(0, 30).forEach(function (e) {
@@ -67,7 +78,7 @@ document.querySelectorAll(".derive-step-summary").forEach(function (summary) {
         t.textContent = e.t + (e.v ? " · " + e.v : "");
         var x = document.createElement("span");
         x.className = "derive-hit-text";
-        x.textContent = e.x.slice(0, 140);
+        x.textContent = shown(e, words);
         a.appendChild(t); a.appendChild(x);
         out.appendChild(a);
       });
