@@ -74,11 +74,11 @@ class Step:
 ITEMS = [Item(m.group(1), m.group(1).split(".")[0], m.group(2).strip())
          for m in re.finditer(r"^(\d\.\d|B\d)\s+(.+)$", _ITEMS, flags=re.M)]
 
-#: the items PAPER.md states as "if and only if": each has a ⇒ (only if) and a ⇐ (if) to prove
+#: the items docs/paper.md states as "if and only if": each has a ⇒ (only if) and a ⇐ (if) to prove
 BOTH_WAYS = frozenset({"5.3", "5.4", "6.1", "6.2", "B1", "B3"})
-#: the items PAPER.md states for every size (of d, m, n, r): a proof at some sizes proves them only there
+#: the items docs/paper.md states for every size (of d, m, n, r): a proof at some sizes proves them only there
 EVERY_SIZE = frozenset({"1.1", "2.1", "2.2", "3.1", "3.3", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3", "5.4", "B1", "B3"})
-#: standard facts an item rests on that PAPER.md allows to be cited rather than proved
+#: standard facts an item rests on that docs/paper.md allows to be cited rather than proved
 CITED = {"4.3": ["a matrix of rank ≤ r factors as C W (rank factorisation)"]}
 
 
