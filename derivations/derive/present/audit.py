@@ -121,8 +121,8 @@ class Audit:
     def __str__(self):
         cells = [[describe.shorten(c, 44) for c in self._cells(r)] for r in self.rows]
         wide = [max(len(c[k]) for c in cells) for k in (3, 4, 5)]
-        return "\n".join(f"{c[0]:>4}  {c[2]:>3} claims  {c[3]:<{wide[0]}}  ⇒ {c[4]:<{wide[1]}}  ⇐ {c[5]:<{wide[2]}}"
-                         + (f"  cited: {c[6]}" if c[6] != "—" else "") for c in cells).rstrip()
+        return "\n".join((f"{c[0]:>4}  {c[2]:>3} claims  {c[3]:<{wide[0]}}  ⇒ {c[4]:<{wide[1]}}  ⇐ {c[5]:<{wide[2]}}"
+                         + (f"  cited: {c[6]}" if c[6] != "—" else "")).rstrip() for c in cells)
 
 
 def audit(records) -> Audit:
