@@ -166,6 +166,8 @@ def instantiate(mapping: dict) -> Rule:
     ...
     ValueError: instantiate: sigma is a function, and an implication chain's premise is a hypothesis about it: only variables are instantiated (to use a proved identity at a function, rules.using(claim, {sigma: ...}))
     """
+    if not isinstance(mapping, dict):
+        _check_mapping("instantiate", mapping)  # raises: a mapping is a dict
     matrices = _matrix_mapping("instantiate", mapping)
     _check_mapping("instantiate", {k: v for k, v in mapping.items() if k not in matrices}, allow_empty=bool(matrices))
     for key in mapping:
@@ -825,7 +827,7 @@ def termwise(mappings, index) -> Rule:
                     return None
         return "every term of the sum is zero by the premise at its instance"
 
-    shown = ";\ ".join(_mapping_tex(m) for m in listed)
+    shown = r";\ ".join(_mapping_tex(m) for m in listed)
     return Rule("termwise", _text("the premise at every term, ") + shown + _text(f" for each {index}"), check,
                 equations=True, instantiates=dict(instances[0]), instances=tuple(instances[1:]), puts_into=put_in)
 
