@@ -1648,3 +1648,193 @@ def test_explicit_results_beside_derive_are_sympys():
 ], ids=["instance", "equality-chain", "entries", "by"])
 def test_a_swapped_step_never_proves_a_false_one(build):
     assert build().verdict is U
+# -- chains at every size: matrix instances, entries of matrices that may be empty, the premise under a sum ---------
+_es_d, _es_m = sp.symbols("d m", integer=True, positive=True)
+_es_n0 = sp.Symbol("n0", integer=True, nonnegative=True)  # may be 0
+_es_i, _es_k = sp.symbols("i k", integer=True)
+_es_j = sp.Symbol("j", integer=True)
+_es_X, _es_Q, _es_K = sp.MatrixSymbol("x", 1, _es_d), sp.MatrixSymbol("Q", _es_m, _es_d), sp.MatrixSymbol("K", _es_m, _es_d)
+
+
+def _selector(value, rows, cols):
+    return sp.FunctionMatrix(rows, cols, sp.Lambda((_es_i, _es_k), value * sp.KroneckerDelta(_es_i, 0) * sp.KroneckerDelta(_es_k, 0)))
+
+
+def _gated(x, Q, K, V, sigma=SIGMA):
+    return derive.forms.gated(x, Q, K, V, sigma)
+
+
+def _one_unit_chain(identifier, V, conclusion, sizes=None):
+    """From G(x; Q, K) = G(x; K, Q) with V of the given shape, to ``conclusion`` by entry (0, 0) of the one-unit layer."""
+    rows, cols = V.shape
+    mapping = {_es_X: _selector(1, 1, _es_d), _es_Q: _selector(a, _es_m, _es_d), _es_K: _selector(b, _es_m, _es_d), V: _selector(1, rows, cols)}
+    ch = chain(identifier, (_gated(_es_X, _es_Q, _es_K, V), _gated(_es_X, _es_K, _es_Q, V)), expect=None)
+    ch.step(tuple(side.xreplace(mapping) for side in ch.start), rules.instantiate(mapping))
+    assert ch.verdict is P, ch.evidence.detail
+    return ch.step(conclusion, rules.entry(0, 0))
+
+
+def test_entry_reads_only_an_entry_that_exists():
+    assert _one_unit_chain("sound.entry_exists", sp.MatrixSymbol("V", _es_m, n), (SIGMA(a) * b, SIGMA(b) * a)).verdict is P
+    # n0 may be 0: the layer's output is then empty, and the premise says nothing about σ
+    ch = _one_unit_chain("sound.entry_empty_output", sp.MatrixSymbol("V", _es_m, _es_n0), (SIGMA(a) * b, SIGMA(b) * a))
+    assert ch.verdict is U and "may have no entry" in ch.evidence.detail
+    # a one-row matrix has no entry (1, 0), whatever its size
+    A, B = sp.MatrixSymbol("A", 1, n), sp.MatrixSymbol("B", 1, n)
+    assert chain("sound.entry_row", (A, B), expect=None).step((A[0, 0], B[0, 0]), rules.entry(1, 0)).verdict is U
+    # m - 1 may be 0: the second unit need not exist
+    W = sp.MatrixSymbol("W", _es_m - 1, 1)
+    Wb = sp.MatrixSymbol("Wb", _es_m - 1, 1)
+    assert chain("sound.entry_m_minus_1", (W, Wb), expect=None).step((W[0, 0], Wb[0, 0]), rules.entry(0, 0)).verdict is U
+
+
+def test_entry_never_concludes_what_the_entry_does_not_say():
+    V = sp.MatrixSymbol("V", _es_m, n)
+    assert _one_unit_chain("sound.entry_false", V, (SIGMA(a) * b, SIGMA(a) * a)).verdict is U   # b for a
+    assert _one_unit_chain("sound.entry_sign", V, (SIGMA(a) * b, -SIGMA(b) * a)).verdict is U
+    assert _one_unit_chain("sound.entry_zero", V, (SIGMA(a) * b, 0)).verdict is U
+
+
+@pytest.mark.parametrize("summand, upper, value", [
+    (SIGMA(_es_k) * sp.KroneckerDelta(_es_k, 0), _es_d - 1, SIGMA(0)),        # 0 is in 0 … d - 1
+    (SIGMA(_es_k) * sp.KroneckerDelta(_es_k, 0), _es_d - 2, None),            # d - 2 may be -1: then no term 0
+    (SIGMA(_es_k) * sp.KroneckerDelta(_es_k, 3), _es_d - 1, None),            # d may be 1: no term 3
+    (SIGMA(sp.KroneckerDelta(_es_k, 0)), _es_d - 1, None),                 # σ(δ) is no selection: σ(0) ≠ 0 maybe
+    (sp.Rational(1, 2) * sp.KroneckerDelta(_es_k, _es_j), _es_d - 1, None),  # j need not lie in the range
+])
+def test_delta_sums_select_a_term_only_inside_the_range(summand, upper, value):
+    out = rules.delta_sums(sp.Sum(summand, (_es_k, 0, upper)))
+    assert out == value
+
+
+@pytest.mark.parametrize("key, value", [
+    (_es_Q, sp.FunctionMatrix(_es_m, _es_d, sp.Lambda((_es_i, _es_k), sp.I * sp.KroneckerDelta(_es_i, 0)))),    # not real
+    (_es_Q, sp.FunctionMatrix(_es_m, _es_d, sp.Lambda((_es_i, _es_k), sp.Function("f")(_es_i)))),              # f complex
+    (_es_Q, sp.FunctionMatrix(_es_m, _es_m, sp.Lambda((_es_i, _es_k), 1))),                                 # wrong shape
+    (_es_Q, sp.ones(2, 2)),                                                                     # wrong shape
+    (_es_Q, 2),                                                                                 # no matrix
+])
+def test_a_matrix_variable_is_instantiated_only_by_a_real_matrix_of_its_shape(key, value):
+    with pytest.raises((TypeError, ValueError)):
+        rules.instantiate({key: value})
+
+
+def test_a_matrix_instance_keeps_the_chains_assumptions_and_its_form():
+    M = sp.MatrixSymbol("M", 2, 2)
+    # the premise read at M := 0 would break the chain's assumption that M is invertible
+    ch = chain("sound.matrix_instance_invertible", (M * sp.Inverse(M), sp.Identity(2)), assume=[sp.Q.invertible(M)],
+               expect=None).step((sp.ZeroMatrix(2, 2) * sp.ones(2, 2), sp.Identity(2)),
+                                 rules.instantiate({M: sp.zeros(2, 2)}))
+    assert ch.verdict is U
+    # the instance must be the premise at the mapping, not another matrix
+    mapping = {M: sp.Matrix([[a, 0], [0, b]])}
+    ch = chain("sound.matrix_instance_other", (M.T, M), expect=None).step(
+        (sp.Matrix([[a, 0], [0, b]]), sp.Matrix([[b, 0], [0, a]])), rules.instantiate(mapping))
+    assert ch.verdict is U
+    ok = chain("sound.matrix_instance_ok", (M.T, M), expect=None).step(
+        (sp.Matrix([[a, 0], [0, b]]).T, sp.Matrix([[a, 0], [0, b]])), rules.instantiate(mapping))
+    assert ok.verdict is P
+
+
+def _unit_sum(term, V):
+    return derive.forms.unit_sum(sp.Lambda((a, b), term), _es_X, _es_Q, _es_K, V)
+
+
+_es_A_J, _es_B_J = (_es_X * _es_Q.T)[0, _es_j], (_es_X * _es_K.T)[0, _es_j]
+
+
+def test_termwise_needs_every_variable_it_reads_under_the_sum_instantiated():
+    V = sp.MatrixSymbol("V", _es_m, n)
+    zero = sp.ZeroMatrix(1, n)
+    exchange = (SIGMA(a) * b, SIGMA(b) * a)
+    full = _unit_sum(SIGMA(a) * b - SIGMA(b) * a, V)
+    assert chain("sound.termwise_ok", exchange, expect=None).step(
+        (full, zero), rules.termwise({a: _es_A_J, b: _es_B_J}, index=_es_j)).verdict is P
+    # b left fixed: the premise says σ(a_j) b = σ(b) a_j, nothing about b_j
+    assert chain("sound.termwise_fixed_b", exchange, expect=None).step(
+        (full, zero), rules.termwise({a: _es_A_J}, index=_es_j)).verdict is U
+    # ... which is all it concludes with b fixed
+    fixed = _unit_sum(SIGMA(a) * sp.Symbol("c", real=True) - SIGMA(sp.Symbol("c", real=True)) * a, V)
+    assert chain("sound.termwise_fixed_c", (SIGMA(a) * sp.Symbol("c", real=True), SIGMA(sp.Symbol("c", real=True)) * a),
+                 expect=None).step((fixed, zero), rules.termwise({a: _es_A_J}, index=_es_j)).verdict is P
+    # the scaling premise with α fixed says nothing about another factor
+    beta = sp.Symbol("beta", nonzero=True, real=True)
+    alpha = sp.Symbol("alpha", nonzero=True, real=True)
+    other = _unit_sum((SIGMA(beta * a) / beta - SIGMA(a)) * b, V)
+    assert chain("sound.termwise_other_alpha", (SIGMA(alpha * a) / alpha, SIGMA(a)), expect=None).step(
+        (other, zero), rules.termwise({a: _es_A_J}, index=_es_j)).verdict is U
+
+
+def test_termwise_never_concludes_a_false_sum():
+    V = sp.MatrixSymbol("V", _es_m, n)
+    zero = sp.ZeroMatrix(1, n)
+    exchange = (SIGMA(a) * b, SIGMA(b) * a)
+    for k, term in enumerate([SIGMA(a) * b + SIGMA(b) * a, SIGMA(a) * b, SIGMA(a) * a - SIGMA(b) * b]):
+        assert chain(f"sound.termwise_false{k}", exchange, expect=None).step(
+            (_unit_sum(term, V), zero), rules.termwise({a: _es_A_J, b: _es_B_J}, index=_es_j)).verdict is U
+    # two sums over different ranges do not cancel term by term
+    f = sp.Function("f", real=True)
+    kk = sp.Symbol("kk", integer=True)
+    ch = chain("sound.termwise_ranges", (SIGMA(a), f(a)), expect=None).step(
+        (sp.Sum(SIGMA(kk), (kk, 0, n)), sp.Sum(f(kk), (kk, 0, n - 1))), rules.termwise({a: _es_j}, index=_es_j))
+    assert ch.verdict is U
+
+
+def test_termwise_reads_the_index_as_an_integer_and_nothing_more():
+    kk = sp.Symbol("kk", integer=True)
+    jp = sp.Symbol("jp", integer=True, positive=True)  # the sum runs from 0: the index is not positive there
+    ap = sp.Symbol("ap", positive=True)
+    # the premise holds for a > 0 only; the index (from 0) is not positive
+    with pytest.raises(ValueError):
+        rules.termwise({ap: jp}, index=jp)
+    # a value that divides by the index: the term at j = 0 has no value
+    ch = chain("sound.termwise_pole", (SIGMA(a), a), expect=None).step(
+        (sp.Sum(SIGMA(1 / kk), (kk, 0, n)), sp.Sum(1 / kk, (kk, 0, n))), rules.termwise({a: 1 / jp}, index=jp))
+    assert ch.verdict is U
+    # the premise divides by its variable: its instance at (x Qᵀ)_es_j need not be defined
+    nz = sp.Symbol("nz", real=True, nonzero=True)
+    with pytest.raises(ValueError):
+        rules.termwise({nz: _es_A_J}, index=_es_j)
+    # σ is never what termwise instantiates
+    with pytest.raises((TypeError, ValueError)):
+        rules.termwise({SIGMA: sp.Lambda(t, t)}, index=_es_j)
+
+
+def test_termwise_keeps_sigma_and_its_assumptions_fixed():
+    tau = sp.Function("tau", positive=True)  # a σ with assumptions: nothing of them makes a false sum true
+    kk = sp.Symbol("kk", integer=True)
+    x = sp.IndexedBase("x", real=True)
+    ok = chain("sound.termwise_tau_ok", (tau(a), tau(-a)), expect=None).step(
+        (sp.Sum(tau(x[kk]) * x[kk], (kk, 0, n)), sp.Sum(tau(-x[kk]) * x[kk], (kk, 0, n))),
+        rules.termwise({a: x[_es_j]}, index=_es_j))
+    assert ok.verdict is P
+    bad = chain("sound.termwise_tau_bad", (tau(a), tau(-a)), expect=None).step(
+        (sp.Sum(tau(x[kk]) * x[kk], (kk, 0, n)), sp.Sum(tau(x[kk]) * x[kk] ** 2, (kk, 0, n))),
+        rules.termwise({a: x[_es_j]}, index=_es_j))
+    assert bad.verdict is U
+    # the chain's assumption about the premise's variable must hold at every instance
+    ch = chain("sound.termwise_assume", (SIGMA(a) * a, 0), assume=[sp.Ne(a, 0)], expect=None).step(
+        (sp.Sum(SIGMA(x[kk]) * x[kk], (kk, 0, n)), 0), rules.termwise({a: x[_es_j]}, index=_es_j))
+    assert ch.verdict is U and "needs" in ch.evidence.detail
+
+
+def test_the_second_opinion_calls_the_every_size_rules_outside_its_fragment():
+    V = sp.MatrixSymbol("V", _es_m, n)
+    ch = _one_unit_chain("sound.second_entry", V, (SIGMA(a) * b, SIGMA(b) * a))
+    assert ch.verdict is P
+    if ch.second_opinion is not None:
+        assert ch.second_opinion.result == "outside fragment" and "matrix variables" in ch.second_opinion.why
+    # at a fixed size too: the premise for every matrix is not read as the premise at the step's own values
+    M = sp.MatrixSymbol("M", 1, 1)
+    fixed = chain("sound.second_matrix_fixed", (SIGMA(M[0, 0]), M[0, 0]), expect=None).step(
+        (SIGMA(a), a), rules.instantiate({M: sp.Matrix([[a]])}))
+    assert fixed.verdict is P
+    if fixed.second_opinion is not None:
+        assert fixed.second_opinion.result == "outside fragment"
+    kk = sp.Symbol("kk", integer=True)
+    x = sp.IndexedBase("x", real=True)
+    tw = chain("sound.second_termwise", (SIGMA(a), a), expect=None).step(
+        (sp.Sum(SIGMA(x[kk]), (kk, 0, 3)), sp.Sum(x[kk], (kk, 0, 3))), rules.termwise({a: x[_es_j]}, index=_es_j))
+    assert tw.verdict is P
+    if tw.second_opinion is not None:
+        assert tw.second_opinion.result == "outside fragment" and "every term" in tw.second_opinion.why

@@ -147,7 +147,7 @@ class Chain(Statement):
         said = [f"needs {', '.join(sp.sstr(c) for c in needs)}, which neither the symbols' assumptions nor the "
                 f"chain's assume give"] if needs else []
         for key, value in rule.instantiates.items():
-            if not isinstance(key, sp.Symbol):
+            if not isinstance(key, (sp.Symbol, sp.MatrixSymbol)):
                 problem = function_problem(key, value, _sides(prev))
                 if problem is not None:
                     said.append(problem)

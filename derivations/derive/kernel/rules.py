@@ -22,7 +22,7 @@ from .witness import components, evaluate_at, instance_problem
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "simplify",
     "substitute", "instantiate", "divide", "multiply", "apply", "rearrange", "using", "by", "consequence", "put",
-    "absurd", "as_rule",
+    "absurd", "entry", "termwise", "delta_sums", "as_rule",
 ]
 
 
@@ -64,7 +64,21 @@ def _diff(pair):
 def _zero(expr) -> bool:
     if isinstance(expr, sp.MatrixBase):
         return all(sp.expand(e) == 0 for e in expr)
+    if isinstance(expr, MatrixExpr):  # a sum of matrix expressions that cancels term by term as it is built
+        return _matrix_zero(expr) or _matrix_zero(sp.expand(expr))
     return sp.expand(expr) == 0
+
+
+def _matrix_zero(expr) -> bool:
+    """The zero matrix as built: ``0``, a sum of zeros, or a product with the scalar factor 0 (SymPy's ``A - A``
+    of a scaled product may come out as ``0·A``)."""
+    if isinstance(expr, sp.ZeroMatrix) or expr == 0:
+        return True
+    if isinstance(expr, sp.MatAdd):
+        return all(_matrix_zero(t) for t in expr.args)
+    if isinstance(expr, sp.MatMul):
+        return expr.as_coeff_matrices()[0] == 0
+    return False
 
 
 def _text(words: str) -> str:
@@ -148,6 +162,10 @@ def substitute(mapping: dict) -> Rule:
 def instantiate(mapping: dict) -> Rule:
     """From an equation for all values of its variables, the instance at ``mapping`` (e.g. ``b = 1``).
 
+    A matrix symbol is a variable too (a premise about ``x, Q, K, V`` holds for every real matrix of their shape):
+    its value is a matrix of the same shape with real entries, explicit, another matrix symbol, or a
+    ``FunctionMatrix`` of symbolic size (such as the selector ``a·δ(i, 0)·δ(j, 0)``).
+
     Only variables are instantiated. The premise of an implication chain is a hypothesis about its functions
     (``σ(a)b = σ(b)a`` for all ``a, b``, for one σ), so σ stays fixed through the chain: putting ``t**2`` for it
     would turn a hypothesis that σ = id satisfies into ``2 = 4``. A proved identity is used at a function with
@@ -160,9 +178,12 @@ def instantiate(mapping: dict) -> Rule:
     ...
     ValueError: instantiate: sigma is a function, and an implication chain's premise is a hypothesis about it: only variables are instantiated (to use a proved identity at a function, rules.using(claim, {sigma: ...}))
     """
-    _check_mapping("instantiate", mapping)
+    if not isinstance(mapping, dict):
+        _check_mapping("instantiate", mapping)  # raises: a mapping is a dict
+    matrices = _matrix_mapping("instantiate", mapping)
+    _check_mapping("instantiate", {k: v for k, v in mapping.items() if k not in matrices}, allow_empty=bool(matrices))
     for key in mapping:
-        if not isinstance(key, sp.Symbol):
+        if not isinstance(key, (sp.Symbol, sp.MatrixSymbol)):
             raise ValueError(f"instantiate: {key.__name__} is a function, and an implication chain's premise is a "
                              f"hypothesis about it: only variables are instantiated (to use a proved identity at a "
                              f"function, rules.using(claim, {{{key.__name__}: ...}}))")
@@ -300,8 +321,8 @@ def rearrange() -> Rule:
     """The same equation with terms moved across (the differences agree up to sign)."""
 
     def check(p, n):
-        dp, dn = sp.expand(_diff(p)), sp.expand(_diff(n))
-        return "rearrangement" if sp.expand(dp - dn) == 0 or sp.expand(dp + dn) == 0 else None
+        dp, dn = _diff(p), _diff(n)
+        return "rearrangement" if _zero(dp - dn) or _zero(dp + dn) else None
 
     return Rule("rearrange", _text("rearrange"), check, equations=True)
 
@@ -532,6 +553,306 @@ def absurd() -> Rule:
         return None
 
     return Rule("absurd", _text("from a false equation"), check, equations=True)
+
+
+def _same_shape(u, v) -> bool:
+    return len(u) == len(v) and all(sp.expand(sp.sympify(x) - sp.sympify(y)) == 0 for x, y in zip(u, v))
+
+
+def _matrix_value_problem(key, value) -> str | None:
+    """Why ``value`` is no instance of the matrix variable ``key`` (a real matrix of its shape); ``None`` if it is."""
+    name = sp.sstr(key)
+    if not isinstance(value, (sp.MatrixBase, MatrixExpr)):
+        return f"{name} := {value!r:.60} is not a matrix"
+    if not _same_shape(value.shape, key.shape):
+        return f"{name} := {sp.sstr(value)[:60]} has shape {sp.sstr(value.shape)}, {name} has shape {sp.sstr(key.shape)}"
+    wellformed.refuse_inexact(f"instance of {name}", value if isinstance(value, sp.MatrixBase) else
+                              getattr(value, "lamda", value))
+    if isinstance(value, sp.MatrixBase):
+        entries = list(value)
+    elif isinstance(value, sp.MatrixSymbol):
+        entries = []  # a matrix symbol stands for a real matrix
+    elif isinstance(value, sp.FunctionMatrix) and isinstance(value.lamda, sp.Lambda) and len(value.lamda.variables) == 2:
+        i, j = sp.symbols("i j", integer=True, nonnegative=True, cls=sp.Dummy)
+        entries = [value.lamda(i, j)]
+    else:
+        return (f"{name} := {sp.sstr(value)[:60]}: give an explicit matrix, a matrix symbol or a FunctionMatrix "
+                f"of two indices")
+    for e in entries:
+        if not (isinstance(e, sp.Expr) and wellformed.real(e)):
+            return f"{name} := {sp.sstr(value)[:60]} has the entry {sp.sstr(e)[:40]}, not known to be real"
+    return None
+
+
+def _matrix_mapping(where, mapping) -> set:
+    """The matrix symbols among the keys of ``mapping``, each checked to be given a real matrix of its shape."""
+    if not isinstance(mapping, dict):
+        return set()
+    keys = {k for k in mapping if isinstance(k, sp.MatrixSymbol)}
+    for k in sorted(keys, key=sp.default_sort_key):
+        problem = _matrix_value_problem(k, mapping[k])
+        if problem is not None:
+            raise ValueError(f"{where}: {problem}")
+    return keys
+
+
+def _inside(i, size) -> bool:
+    """``0 <= i < size`` by the assumptions of the size's symbols: an index read only where the matrix has it."""
+    size = sp.sympify(size)
+    return size.is_integer is True and (size - 1 - i).is_nonnegative is True
+
+
+def _delta_term(term, t, lo, hi):
+    """``Σ_{t=lo}^{hi} term`` for one product term, when a factor ``δ(t, c)`` picks ``t = c`` inside the range (or
+    ``term`` does not depend on ``t``); ``None`` otherwise."""
+    if not term.has(t):
+        return term * (hi - lo + 1)  # also for a reversed range, by Karr's convention: -(lo - 1 - hi) terms
+    for f in sp.Mul.make_args(term):
+        base = f.base if isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp > 0 else f
+        if not isinstance(base, sp.KroneckerDelta):
+            continue
+        for this, other in (base.args, base.args[::-1]):
+            if this == t and not other.has(t) and other.is_integer is True \
+                    and (other - lo).is_nonnegative is True and (hi - other).is_nonnegative is True:
+                return term.xreplace({t: other})  # every other term of the range is zero
+    return None
+
+
+def delta_sums(expr):
+    """``expr`` with every finite sum evaluated where Kronecker deltas select one term of it, innermost first:
+    ``Σ_{t=lo}^{hi} f(t) δ(t, c) = f(c)`` when ``lo <= c <= hi`` follows from the symbols' assumptions (an integer
+    ``c``), and a summand free of ``t`` counts ``hi - lo + 1`` times. ``None`` when a sum is left.
+
+    >>> import sympy as sp
+    >>> k = sp.Symbol("k", integer=True)
+    >>> d = sp.Symbol("d", integer=True, positive=True)
+    >>> f = sp.Function("f")
+    >>> delta_sums(sp.Sum(f(k) * sp.KroneckerDelta(k, 0), (k, 0, d - 1)))
+    f(0)
+    >>> delta_sums(sp.Sum(f(k) * sp.KroneckerDelta(k, 0), (k, 0, d - 2))) is None  # d - 2 may be -1: no term 0
+    True
+    """
+    if not isinstance(expr, sp.Basic) or expr.is_Atom:
+        return expr
+    args = []
+    for arg in expr.args:
+        done = delta_sums(arg)
+        if done is None:
+            return None
+        args.append(done)
+    if not isinstance(expr, sp.Sum):
+        return expr.func(*args) if args != list(expr.args) else expr
+    body, limits = args[0], args[1:]
+    if len(limits) != 1 or len(limits[0]) != 3:
+        return None
+    t, lo, hi = limits[0]
+    if lo.has(t) or hi.has(t) or not (lo.is_integer and hi.is_integer):
+        return None
+    out = []
+    for term in sp.Add.make_args(sp.expand(body)):
+        picked = _delta_term(term, t, lo, hi)
+        if picked is None:
+            return None
+        out.append(picked)
+    return sp.Add(*out)
+
+
+def entry(i: int = 0, j: int = 0) -> Rule:
+    """From an equation between matrices, the equation of their entries ``(i, j)``, finite sums evaluated where
+    Kronecker deltas select one term (:func:`delta_sums`).
+
+    The entry must exist: ``i`` below the number of rows and ``j`` below the number of columns by the symbols'
+    assumptions (a ``1×n`` matrix has no entry ``(0, 0)`` when ``n`` may be 0, and an empty equation says nothing).
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> n = sp.Symbol("n", integer=True, positive=True)
+    >>> A, B = sp.MatrixSymbol("A", 1, n), sp.MatrixSymbol("B", 1, n)
+    >>> derive.chain("doc.entry", (A, B)).step((A[0, 0], B[0, 0]), rules.entry(0, 0)).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+    for name, k in (("i", i), ("j", j)):
+        if isinstance(k, bool) or not isinstance(k, (int, sp.Integer)) or k < 0:
+            raise TypeError(f"entry: {name} must be a nonnegative int, got {k!r}")
+    i, j = int(i), int(j)
+
+    def check(p, n):
+        sides = []
+        for side in p:
+            if not isinstance(side, (sp.MatrixBase, MatrixExpr)):
+                raise ValueError(f"entry: {sp.sstr(side)[:60]} is not a matrix")
+            rows, cols = side.shape
+            if not (_inside(i, rows) and _inside(j, cols)):
+                raise ValueError(f"entry: a {sp.sstr(rows)}x{sp.sstr(cols)} matrix may have no entry ({i}, {j}) "
+                                 f"(its size may be 0 or too small, by the symbols' assumptions)")
+            value = delta_sums(side[i, j])
+            if value is None:
+                return None
+            sides.append(value)
+        if all(_zero(v - w) for v, w in zip(sides, n)):
+            return f"entry ({i}, {j}) of both sides"
+        return None
+
+    return Rule("entry", _text(f"entry ({i + 1}, {j + 1}) of both sides"), check, equations=True)
+
+
+def _canonical_bound(expr, names: dict):
+    """``expr`` with the variables of every sum renamed by their depth (innermost 0) and place, to dummies shared
+    through ``names``: sums that differ only in the names of their indices become one expression."""
+    if not isinstance(expr, sp.Basic) or expr.is_Atom:
+        return expr, 0
+    parts = [_canonical_bound(a, names) for a in expr.args]
+    args = [a for a, _ in parts]
+    depth = max([lv for _, lv in parts], default=0)
+    if not isinstance(expr, sp.Sum):
+        return (expr.func(*args) if args != list(expr.args) else expr), depth
+    body, limits = args[0], args[1:]
+    variables = [lim[0] for lim in limits]
+    if any(len(lim) != 3 for lim in limits) or any(e.has(*variables) for lim in limits for e in lim[1:]):
+        raise ValueError("a sum whose limits depend on its own indices")
+    rename = {v: names.setdefault((depth, k), sp.Dummy(f"s{depth}_{k}", integer=True)) for k, v in enumerate(variables)}
+    if len(set(rename.values())) != len(rename) or any(body.has(r) and r not in variables for r in rename.values()):
+        raise ValueError("summation indices that cannot be renamed apart")
+    return sp.Sum(body.xreplace(rename), *[(rename[lim[0]], lim[1], lim[2]) for lim in limits]), depth + 1
+
+
+def _polynomial_atoms(expr, table: dict):
+    """``expr`` as a polynomial: every part that is not a sum, product or integer power of parts (an application
+    of σ, a matrix entry, a finite sum, a constant such as π) replaced by one fresh symbol per distinct part."""
+    if isinstance(expr, (sp.Symbol, sp.Rational)):
+        return expr
+    if isinstance(expr, (sp.Add, sp.Mul)):
+        return expr.func(*[_polynomial_atoms(a, table) for a in expr.args])
+    if isinstance(expr, sp.Pow) and expr.exp.is_Integer:
+        return _polynomial_atoms(expr.base, table) ** expr.exp
+    if expr not in table:
+        table[expr] = sp.Dummy(f"g{len(table)}")
+    return table[expr]
+
+
+def _in_ideal(target, generators) -> bool:
+    """``target`` is ``Σ_k q_k·g_k`` with polynomials ``q_k`` in its parts (numerators, over ℚ): zero wherever every
+    ``g_k`` is zero and its denominator is not."""
+    table: dict = {}
+    gens = [sp.fraction(sp.together(_polynomial_atoms(g, table)))[0] for g in generators]
+    num = sp.fraction(sp.together(_polynomial_atoms(target, table)))[0]
+    gens = [sp.expand(g) for g in gens if sp.expand(g) != 0]
+    num = sp.expand(num)
+    if num == 0:
+        return True
+    if not gens:
+        return False
+    symbols = sorted(set().union(num.free_symbols, *[g.free_symbols for g in gens]), key=sp.default_sort_key)
+    for e in [num, *gens]:
+        if not all(c.is_Rational for c in sp.Poly(e, *symbols).coeffs()):
+            return False
+    basis = sp.groebner(gens, *symbols, order="grevlex", domain=sp.QQ)
+    return basis.contains(num)
+
+
+def _sum_groups(expr, index):
+    """The terms of ``expr`` (each a multiple of one finite sum over one index) as ``{(lo, hi): summand}``, each
+    group's summands added with their indices renamed to ``index``; ``None`` when a term is no such multiple."""
+    groups: dict = {}
+    for term in sp.Add.make_args(expr):
+        if term == 0:
+            continue
+        sums = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.Sum)]
+        if len(sums) != 1 or len(sums[0].limits) != 1 or len(sums[0].limits[0]) != 3:
+            return None
+        (t, lo, hi), = sums[0].limits
+        outside = sp.Mul(*[f for f in sp.Mul.make_args(term) if f is not sums[0]])
+        if lo.has(t) or hi.has(t) or outside.has(t) or not (lo.is_integer and hi.is_integer):
+            return None
+        groups.setdefault((lo, hi), []).append(outside * sums[0].function.xreplace({t: index}))
+    return {k: sp.Add(*v) for k, v in groups.items()}
+
+
+def termwise(mappings, index) -> Rule:
+    """From an equation for all values of its variables, that a finite sum of its instances is zero: the next
+    equation's sides differ, entry by entry, by ``Σ_j F(j)`` where every ``F(j)`` is a polynomial combination of the
+    premise at the instances ``mappings`` (a dict, or a list of dicts), whose values may depend on the sum's index
+    ``index`` (a ``j`` standing for it: ``{a: (x Qᵀ)_j, b: (x Kᵀ)_j}``).
+
+    Each value must meet the assumptions of its variable (real, nonzero …) for every integer ``j``, read with
+    ``j`` an integer and nothing more (a sum's index takes the values its limits give, not its own assumptions);
+    every divisor of the premise at the instance, and of the values, must be nonzero for every such ``j``; the
+    chain's assumptions about the variables must hold there too. Functions such as σ stay fixed.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> a = sp.Symbol("a", real=True)
+    >>> k, j = sp.Symbol("k", integer=True), sp.Symbol("j", integer=True)
+    >>> n = sp.Symbol("n", integer=True, positive=True)
+    >>> x, s = sp.IndexedBase("x", real=True), derive.sigma
+    >>> derive.chain("doc.termwise", (s(a), a)).step(
+    ...     (sp.Sum(s(x[k]) * x[k], (k, 0, n - 1)), sp.Sum(x[k]**2, (k, 0, n - 1))),
+    ...     rules.termwise({a: x[j]}, index=j)).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+    listed = [mappings] if isinstance(mappings, dict) else list(mappings) if isinstance(mappings, (list, tuple)) else None
+    if not listed or not all(isinstance(m, dict) and m for m in listed):
+        raise TypeError(f"termwise: needs a non-empty dict of variable -> value, or a list of them, got {mappings!r:.60}")
+    if not isinstance(index, sp.Symbol) or index.is_integer is not True:
+        raise TypeError(f"termwise: index must be an integer Symbol standing for the sum's index, got {index!r}")
+    plain = sp.Dummy(index.name, integer=True)  # the index as the sum's limits leave it: an integer, no more
+    instances = []
+    for mapping in listed:
+        for key, value in mapping.items():
+            if not isinstance(key, sp.Symbol):
+                raise ValueError(f"termwise: {key!r} is not a variable of the premise (functions such as σ stay fixed)")
+            if not isinstance(value, sp.Expr) or isinstance(value, MatrixExpr):
+                raise TypeError(f"termwise: the value for {key} must be a scalar SymPy expression, got {value!r:.60}")
+            wellformed.refuse_inexact("termwise", value)
+            read = value.xreplace({index: plain})
+            entries = {e: sp.Dummy(real=True) for e in read.atoms(sp.matrices.expressions.matexpr.MatrixElement)
+                       if isinstance(e.parent, sp.MatrixSymbol)}  # matrix symbols stand for real matrices
+            problem = instance_problem(key, read.xreplace(entries))
+            if problem is not None:
+                raise ValueError(f"termwise: {problem.replace(sp.sstr(read.xreplace(entries)), sp.sstr(value))} "
+                                 f"(for every integer {index})")
+        instances.append({k: v.xreplace({index: plain}) for k, v in mapping.items()})
+
+    def put_in(side):
+        """The premise's side at every instance, as written, with the values: their divisors must be nonzero."""
+        with sp.evaluate(False):
+            built = [side.xreplace(m) for m in instances]
+        return sp.Tuple(*built, *[v for m in instances for v in m.values()])
+
+    def check(p, n):
+        if any(isinstance(side, (sp.MatrixBase, MatrixExpr)) for side in p):
+            raise ValueError("termwise: the premise must be an equation between scalars")
+        if any(side.has(index) or side.has(plain) for side in p):
+            raise ValueError(f"termwise: the premise mentions {index}, which stands for the sum's index")
+        with sp.evaluate(False):
+            raw = [_diff(p).xreplace(m) for m in instances]
+        if any(r.has(sp.zoo, sp.nan, sp.oo, -sp.oo) for r in raw):
+            return None
+        generators = [evaluate_at(_diff(p), m) for m in instances]
+        lhs, rhs = n
+        if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
+            diff = sp.Matrix(lhs) - sp.Matrix(rhs)
+            entries = list(diff)
+        elif isinstance(lhs, MatrixExpr) or isinstance(rhs, MatrixExpr):
+            entries = [strategies._generic_entry(lhs - rhs)]
+        else:
+            entries = [lhs - rhs]
+        names: dict = {}
+        gens = [_canonical_bound(g, names)[0] for g in generators]
+        for e in entries:
+            if e.has(plain):
+                return None
+            groups = _sum_groups(sp.sympify(e), plain)
+            if groups is None:
+                return None
+            for summand in groups.values():
+                if not _in_ideal(_canonical_bound(summand, names)[0], gens):
+                    return None
+        return "every term of the sum is zero by the premise at its instance"
+
+    shown = r";\ ".join(_mapping_tex(m) for m in listed)
+    return Rule("termwise", _text("the premise at every term, ") + shown + _text(f" for each {index}"), check,
+                equations=True, instantiates=dict(instances[0]), instances=tuple(instances[1:]), puts_into=put_in)
 
 
 def _value_divisors(mapping) -> tuple:

@@ -180,7 +180,8 @@ def undefined_functions(expr) -> list:
 
 
 def evaluate_at(expr, witness: dict):
-    """Substitute a witness or an instance, all at once: symbols by values, undefined functions by ``Lambda`` objects.
+    """Substitute a witness or an instance, all at once: symbols (and matrix symbols) by values, undefined functions
+    by ``Lambda`` objects.
 
     Only free occurrences are replaced, and nothing is captured: a symbol that a sum, product, integral, limit,
     derivative, ``Subs`` or ``Lambda`` of ``expr`` binds may be neither replaced nor put in (``x := t`` in
@@ -195,8 +196,8 @@ def evaluate_at(expr, witness: dict):
     ...
     ValueError: putting t for x would capture t, which Integral(t*x, (t, 0, 1)) binds
     """
-    funcs = {k: v for k, v in witness.items() if not isinstance(k, sp.Symbol)}
-    values = {k: v for k, v in witness.items() if isinstance(k, sp.Symbol)}
+    funcs = {k: v for k, v in witness.items() if not isinstance(k, (sp.Symbol, sp.MatrixSymbol))}
+    values = {k: v for k, v in witness.items() if isinstance(k, (sp.Symbol, sp.MatrixSymbol))}
     if isinstance(expr, sp.Basic):
         _refuse_capture(expr, witness)
     for f, lam in funcs.items():

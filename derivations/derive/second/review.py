@@ -445,6 +445,11 @@ def _instance(t, lhs, rhs, mapping, facts, assume=()) -> str:
 
 
 def _implication(prev, nxt, rule, assume, premises):
+    if rule.name == "termwise":
+        raise Outside("a step that reads the premise at every term of a finite sum (at values depending on the "
+                      "sum's index)")
+    if any(isinstance(k, MatrixExpr) for k in rule.instantiates):
+        raise Outside("an instantiation of matrix variables (the premise read for every matrix of their shape)")
     if size_symbols(*prev, *nxt) or complex_inputs(*prev, *nxt):
         raise Outside("an implication between statements about complex or symbolic-size quantities")
     if rule.name == "by":
