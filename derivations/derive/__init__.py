@@ -24,7 +24,7 @@ from .kernel.chains import Chain, chain, conclusions
 from .kernel.claims import Claim, claim
 from .kernel.registry import statements
 from .kernel.verdict import Evidence, ExpectationError, SoundnessError, Verdict
-from .layers import forms, numeric
+from .layers import forms
 from .layers.activations import ACTIVATIONS, activation, sigma, z
 from .layers.symbols import matrix, nonzero, positive, real, row
 from .classifier.classify import classify
@@ -46,11 +46,16 @@ __all__ = [
 
 
 def __getattr__(name):
-    """``derive.plots`` on first use: Matplotlib is imported only by those who draw."""
+    """``derive.plots`` and ``derive.numeric`` on first use: Matplotlib and numpy are imported only by those who
+    draw or evaluate in floats (``import derive`` works without them, as in a browser)."""
     if name == "plots":
         from .present import plots
 
         return plots
+    if name == "numeric":
+        from .layers import numeric
+
+        return numeric
     raise AttributeError(f"module 'derive' has no attribute {name!r}")
 
 
