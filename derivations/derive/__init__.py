@@ -48,14 +48,16 @@ __all__ = [
 def __getattr__(name):
     """``derive.plots`` and ``derive.numeric`` on first use: Matplotlib and numpy are imported only by those who
     draw or evaluate in floats (``import derive`` works without them, as in a browser)."""
-    if name == "plots":
-        from .present import plots
+    if name in ("plots", "numeric"):
+        import importlib
 
-        return plots
-    if name == "numeric":
-        from .layers import numeric
-
-        return numeric
+        try:
+            return importlib.import_module(".present.plots" if name == "plots" else ".layers.numeric", __name__)
+        except ImportError as exc:
+            if exc.name not in ("numpy", "matplotlib"):
+                raise
+            raise ImportError(f"derive.{name} needs {exc.name}, which is not installed (the rest of derive works "
+                              f"without it)", name=exc.name) from None
     raise AttributeError(f"module 'derive' has no attribute {name!r}")
 
 
