@@ -50,11 +50,13 @@ $(MATHJAX):
 $(PYODIDE):
 	npm install --prefix build/vendor --no-audit --no-fund --loglevel=error pyodide@$(PYODIDE_VERSION)
 
-$(WHEELS): $(STAMP)
+$(WHEELS): $(STAMP) $(PYODIDE)
 	rm -rf $(@D) && mkdir -p $(@D)
 	$(BIN)/python -m pip download --quiet --no-deps -d $(@D) $(PURE_WHEELS)
 	$(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: --platform pyemscripten_2026_0_wasm32 \
 		--python-version 3.14 -d $(@D) $(WASM_WHEELS)
+	node derivations/derive/site/precompile_wheels.mjs $(CURDIR)/$(dir $(PYODIDE)) $(CURDIR)/$(@D) \
+		sympy-1.14.0-py3-none-any.whl mpmath-1.3.0-py3-none-any.whl
 	touch $@
 
 $(CHROMIUM):

@@ -3,7 +3,9 @@
 Everything the page runs is copied into the site at build time, nothing is fetched from elsewhere when it is
 viewed: Pyodide's core from the npm package ``pyodide`` (``make`` runs ``npm install --prefix build/vendor
 pyodide@<version>``), the pinned wheels of SymPy, mpmath, python-flint and Z3 for Pyodide (``make`` runs
-``pip download`` into ``build/vendor/wheels``) and a wheel of derive itself, zipped from this package.
+``pip download`` into ``build/vendor/wheels``, then byte-compiles SymPy and mpmath with Pyodide's own Python in
+node, ``precompile_wheels.mjs``, so the browser does not compile a thousand modules before its first answer) and a
+wheel of derive itself, zipped from this package.
 
     site/try.html                  the claim box, the classifier box, and ``window.derive`` for scripts
     site/static/try.js, try.css    the page's script (boots Pyodide, loads the wheels) and its style
