@@ -10,6 +10,14 @@ VERBOSE := $(if $(V),--verbose)
 # the site's assets: MathJax 3 from npm (copied into site/), Debian's graphviz (dot lays out the blueprint) and
 # chromium (prints site/derive.pdf, and runs the site's test)
 MATHJAX  := build/vendor/node_modules/mathjax/es5/tex-chtml-full.js
+# the try page's kernel: Pyodide (CPython 3.14 in WebAssembly, ABI pyemscripten_2026_0) from npm, and the wheels it
+# loads, pinned: SymPy and mpmath (pure), python-flint and Z3 built for Pyodide (derive's own wheel is zipped by
+# derive build)
+PYODIDE_VERSION := 314.0.8
+PYODIDE  := build/vendor/node_modules/pyodide/pyodide.asm.wasm
+WHEELS   := build/vendor/wheels/.downloaded
+PURE_WHEELS := sympy==1.14.0 mpmath==1.3.0
+WASM_WHEELS := python-flint==0.9.0 z3-solver==5.3.3.0
 CHROMIUM := /usr/bin/chromium
 DOT      := /usr/bin/dot
 LAB      := $(VENV)/.lab-installed
@@ -29,7 +37,7 @@ $(STAMP): pyproject.toml
 
 # the main job: re-run every notebook, print the verdicts (failing on any unexpected one, failed notebook or
 # claim not run), and write site/ from that same run, never from a failed one
-site: $(STAMP) $(MATHJAX) $(DOT) $(CHROMIUM)
+site: $(STAMP) $(MATHJAX) $(PYODIDE) $(WHEELS) $(DOT) $(CHROMIUM)
 	$(BIN)/derive build --jobs $(JOBS) $(VERBOSE)
 
 # the verification alone, without the site
@@ -39,6 +47,18 @@ check: $(STAMP)
 $(MATHJAX):
 	npm install --prefix build/vendor --no-audit --no-fund --loglevel=error mathjax@3.2.2
 
+$(PYODIDE):
+	npm install --prefix build/vendor --no-audit --no-fund --loglevel=error pyodide@$(PYODIDE_VERSION)
+
+$(WHEELS): $(STAMP) $(PYODIDE)
+	rm -rf $(@D) && mkdir -p $(@D)
+	$(BIN)/python -m pip download --quiet --no-deps -d $(@D) $(PURE_WHEELS)
+	$(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: --platform pyemscripten_2026_0_wasm32 \
+		--python-version 3.14 -d $(@D) $(WASM_WHEELS)
+	node derivations/derive/site/precompile_wheels.mjs $(CURDIR)/$(dir $(PYODIDE)) $(CURDIR)/$(@D) \
+		sympy-1.14.0-py3-none-any.whl mpmath-1.3.0-py3-none-any.whl
+	touch $@
+
 $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null
@@ -47,7 +67,7 @@ $(DOT):
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq graphviz >/dev/null
 
-test: $(STAMP) $(MATHJAX) $(CHROMIUM) $(DOT)
+test: $(STAMP) $(MATHJAX) $(PYODIDE) $(WHEELS) $(CHROMIUM) $(DOT)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --nbval --nbval-current-env \
 		--doctest-modules derivations/derive tests notebooks
 

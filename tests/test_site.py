@@ -417,7 +417,7 @@ def check_site(browser, site: Path, sources: dict) -> dict:
     page showed at 1280 px."""
     assert (site / MARKER).is_file()
     names = ["index.html", "claims.html"] + [pages.page_name(stem) for stem in sources]
-    assert sorted(p.name for p in site.glob("*.html")) == sorted(names)
+    assert sorted(p.name for p in site.glob("*.html") if p.name != "try.html") == sorted(names)  # try: test_try_page
     seen = {}
     for name in names:  # every expression typeset at once, as a reader sees it after scrolling the whole page
         phone = open_page(browser, (site / name).as_uri() + ALL, 390)

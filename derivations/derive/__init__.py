@@ -24,7 +24,7 @@ from .kernel.chains import Chain, chain, conclusions
 from .kernel.claims import Claim, claim
 from .kernel.registry import statements
 from .kernel.verdict import Evidence, ExpectationError, SoundnessError, Verdict
-from .layers import forms, numeric
+from .layers import forms
 from .layers.activations import ACTIVATIONS, activation, sigma, z
 from .layers.symbols import matrix, nonzero, positive, real, row
 from .classifier.classify import classify
@@ -46,11 +46,18 @@ __all__ = [
 
 
 def __getattr__(name):
-    """``derive.plots`` on first use: Matplotlib is imported only by those who draw."""
-    if name == "plots":
-        from .present import plots
+    """``derive.plots`` and ``derive.numeric`` on first use: Matplotlib and numpy are imported only by those who
+    draw or evaluate in floats (``import derive`` works without them, as in a browser)."""
+    if name in ("plots", "numeric"):
+        import importlib
 
-        return plots
+        try:
+            return importlib.import_module(".present.plots" if name == "plots" else ".layers.numeric", __name__)
+        except ImportError as exc:
+            if exc.name not in ("numpy", "matplotlib"):
+                raise
+            raise ImportError(f"derive.{name} needs {exc.name}, which is not installed (the rest of derive works "
+                              f"without it)", name=exc.name) from None
     raise AttributeError(f"module 'derive' has no attribute {name!r}")
 
 

@@ -8,7 +8,11 @@ it was an enclosing budget that ran out (then it must stop too, not try the next
 :class:`OutOfTime` is a ``BaseException``: library code that catches ``Exception`` cannot swallow it.
 
 Only the main thread can receive the signal; elsewhere budgets are not enforced (work is merely timed).
-Notebook kernels and the command line run claims in the main thread.
+Notebook kernels and the command line run claims in the main thread. Where Python has no timer signal
+(``signal.setitimer`` is missing, as in Pyodide in a browser), budgets are cooperative: they nest and are kept as
+deadlines, a budget entered after its enclosing one ran out raises :class:`OutOfTime` at once, and :func:`check`
+raises once the innermost one has run out, but nothing interrupts a step already running (:data:`INTERRUPTS` is
+False, and a strategy that overran its share says so in its attempt).
 
 A caller's own timer (``signal.setitimer(signal.ITIMER_REAL, ...)`` with its own ``SIGALRM`` handler) keeps
 running: when it is due inside a budget, the caller's handler runs then, on time (an exception it raises leaves
@@ -36,7 +40,7 @@ import signal
 import threading
 import time
 
-__all__ = ["OutOfTime", "time_budget", "remaining", "seconds_value", "DEFAULT_SECONDS"]
+__all__ = ["OutOfTime", "time_budget", "remaining", "check", "seconds_value", "DEFAULT_SECONDS", "INTERRUPTS"]
 
 #: the default budget of one public entry point (``prove``, ``refute``, ``check``, ``classify``), in seconds
 DEFAULT_SECONDS = 30.0
@@ -69,8 +73,23 @@ def seconds_value(where: str, seconds, *, allow_none: bool = True):
     return float(seconds)
 
 
+#: whether a budget can interrupt the work inside it (a timer signal); False: budgets are cooperative deadlines
+INTERRUPTS = hasattr(signal, "setitimer")
+
+
 def _usable() -> bool:
-    return threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    return threading.current_thread() is threading.main_thread() and INTERRUPTS
+
+
+def check() -> None:
+    """Raise :class:`OutOfTime` when the innermost open budget has run out (the cooperative check; with a timer
+    signal the budget has already raised by then, and this does nothing)."""
+    if _STACK and time.monotonic() >= _STACK[-1][0]:
+        effective, own, seconds = _STACK[-1]
+        if effective < own:
+            outer = next(s for e, o, s in reversed(_STACK) if o == effective)
+            raise OutOfTime(outer, outer=True, deadline=effective)
+        raise OutOfTime(seconds, deadline=own)
 
 
 def _on_alarm(signum, frame):  # pragma: no cover - called by the OS
@@ -158,7 +177,7 @@ def time_budget(seconds: float | None):
 
     ``None`` sets no limit of its own (an enclosing budget still holds).
     """
-    if seconds is None or not _usable():
+    if seconds is None or threading.current_thread() is not threading.main_thread():
         yield
         return
     seconds = seconds_value("time_budget", seconds, allow_none=False)
@@ -171,6 +190,20 @@ def time_budget(seconds: float | None):
         raise OutOfTime(next((s for e, o, s in reversed(_STACK) if o == effective), seconds), outer=True,
                         deadline=effective)
     entry = (effective, own, seconds)
+    if not INTERRUPTS:  # no timer signal: the deadline is kept for the checks between steps, nothing interrupts
+        _STACK.append(entry)
+        try:
+            yield
+        except OutOfTime as exc:
+            if exc.deadline == own:
+                exc.outer = False
+            raise
+        finally:
+            for k in range(len(_STACK) - 1, -1, -1):
+                if _STACK[k] is entry:
+                    del _STACK[k]
+                    break
+        return
     flying = None
     try:  # everything from here on is undone in `finally`, whenever an alarm interrupts it (even before yield)
         if not _STACK:

@@ -17,6 +17,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from . import wellformed
 from .inverses import cancelling, needs
 from .budget import OutOfTime, time_budget
+from . import budget as _budget
 
 __all__ = ["STRATEGIES", "prove_zero", "structural", "expand", "rational", "sign_split", "simplify_small"]
 
@@ -596,8 +597,10 @@ def prove_zero(diff, strategies=None, budget: float = 5.0):
             attempts.append(f"{name}: not applicable (an undecidable comparison)")
             continue
         spent = time.perf_counter() - start
+        over = "" if _budget.INTERRUPTS or spent <= budget else \
+            f" (over its {budget:g} s: no timer signal here, budgets are checked between strategies)"
         if detail is not None:
-            attempts.append(f"{name}: proved in {spent:.3f} s")
+            attempts.append(f"{name}: proved in {spent:.3f} s{over}")
             return name, detail, attempts
-        attempts.append(f"{name}: no")
+        attempts.append(f"{name}: no{over}")
     return None, "", attempts

@@ -26,7 +26,7 @@ from ..present import paper, render
 from .. import second
 from ..run.runner import NotebookRun, claims_of
 from ..kernel.verdict import Verdict
-from . import blueprint, book, pages, search_index, vendor
+from . import blueprint, book, pages, search_index, try_page, vendor
 from .graph import STATUSES, ClaimGraph, claim_graph
 
 __all__ = ["MARKER", "TITLE", "build", "check_target", "runs_from_files", "claim_graph", "ClaimGraph", "page_title",
@@ -116,6 +116,7 @@ def _write_static(dest: Path, exp, mathjax: Path) -> None:
     css = (STATIC / "site.css").read_text(encoding="utf-8") + _status_css()
     (dest / "static" / "site.css").write_text(css, encoding="utf-8")
     vendor.copy_mathjax(mathjax, dest / "vendor" / "mathjax")
+    try_page.write(dest, NAV)  # the kernel in the browser: Pyodide and the wheels, copied in
 
 
 #: the bar at the top of every page: home, the three parts of the index, and the search box
