@@ -370,20 +370,9 @@ PAGE_SECONDS = 120
 ALL = "?typeset=all"
 
 
-#: pages loading at once in check_site (each typesets in a renderer process of its own)
-AT_ONCE = 3
-
-
 def open_page(browser, url: str, width: int = 1280) -> dict:
     """Open one page at a viewport ``width``, wait for MathJax, and gather what the checks need."""
-    return gather(start_page(browser, url, width))
-
-
-def start_page(browser, url: str, width: int = 1280):
-    """Start loading a page at a viewport ``width`` in a context of its own, its listeners attached first; the
-    page typesets while others load (:func:`gather` waits for it)."""
-    context = browser.new_context(viewport={"width": width, "height": 900 if width > 500 else 844})
-    page = context.new_page()
+    page = browser.new_page(viewport={"width": width, "height": 900 if width > 500 else 844})
     problems = []
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
@@ -391,14 +380,7 @@ def start_page(browser, url: str, width: int = 1280):
     page.on("request", lambda r: None if r.url.startswith(("file://", "data:"))
             else problems.append(f"request leaving file:// to {r.url}"))
     page.set_default_timeout(PAGE_SECONDS * 1000)  # all at once, the claims page typesets in about 20 s on 2 cores
-    page.goto(url, wait_until="commit")
-    return page, problems
-
-
-def gather(started) -> dict:
-    """Wait for a started page's load and MathJax, and gather what the checks need."""
-    page, problems = started
-    page.wait_for_load_state("load")
+    page.goto(url)
     page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
     page.evaluate("MathJax.startup.promise.then(() => true)")
     found = page.evaluate("""() => ({
@@ -437,20 +419,13 @@ def check_site(browser, site: Path, sources: dict) -> dict:
     names = ["index.html", "claims.html"] + [pages.page_name(stem) for stem in sources]
     assert sorted(p.name for p in site.glob("*.html")) == sorted(names)
     seen = {}
-    # every expression typeset at once, as a reader sees it after scrolling the whole page; each page at both
-    # widths, AT_ONCE of them loading at a time
-    order = [(name, width) for name in names for width in (390, 1280)]
-    loading = [start_page(browser, (site / name).as_uri() + ALL, width) for name, width in order[:AT_ONCE]]
-    for k, (name, width) in enumerate(order):
-        got = gather(loading.pop(0))
-        if k + AT_ONCE < len(order):
-            more, more_width = order[k + AT_ONCE]
-            loading.append(start_page(browser, (site / more).as_uri() + ALL, more_width))
-        check_layout(name, width, got["layout"])
-        if width == 390:
-            assert got["untypeset"] == [] and got["problems"] == [], name
-            got["page"].context.close()
-            continue
+    for name in names:  # every expression typeset at once, as a reader sees it after scrolling the whole page
+        phone = open_page(browser, (site / name).as_uri() + ALL, 390)
+        check_layout(name, 390, phone["layout"])
+        assert phone["untypeset"] == [] and phone["problems"] == [], name
+        phone["page"].close()
+        got = open_page(browser, (site / name).as_uri() + ALL)
+        check_layout(name, 1280, got["layout"])
         seen[name] = got
         assert got["problems"] == [], name
         assert got["errors"] == [], f"{name}: MathJax errors"
@@ -475,7 +450,7 @@ def check_site(browser, site: Path, sources: dict) -> dict:
                 ids = seen[target.name]["ids"]  # a browser tries the fragment as written, then decoded
                 assert fragment in ids or unquote(fragment) in ids, f"{name}: no anchor for {link}"
     for got in seen.values():
-        got["page"].context.close()
+        got["page"].close()
     return seen
 
 
