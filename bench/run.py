@@ -8,6 +8,9 @@
    against launched kernels; also what one kernel forked by ``derive.kernels`` costs instead.
 3. scaling in d: component-wise proofs for d = 2 … as long as each stays under the limit.
 4. cold start: ``import derive`` and one ``derive classify``.
+6. ratios (``--only ratios``): in a temporary clone of this checkout (its committed state), ``derive check``,
+   ``make``'s command (``derive build``) and ``make test``'s command, one after the other, each timed; printed
+   as the suite against its floor, ``make`` against ``derive check`` and ``make test`` against ``derive check``.
 5. three-way (``--only three-way``): derive's kernel, Z3 alone (``derive.second``) and naive ``sympy.simplify`` on
    the same claims, per class (polynomial, piecewise-linear, generic σ, every size, transcendental), and Z3's time
    against d.
@@ -329,6 +332,61 @@ def suite_vs_floor(jobs):
     return wall, floor
 
 
+# -- 6. the three ratios -----------------------------------------------------------------------------------
+def _makefile_test_command(jobs):
+    """``make test``'s pytest command, read from the Makefile (so that the ratio follows it)."""
+    import re
+    import shlex
+
+    text = (ROOT / "Makefile").read_text(encoding="utf-8").replace("\\\n", " ")
+    line = re.search(r"^test:.*\n\t(.+)$", text, re.M).group(1)
+    line = line.replace("$(BIN)/python", sys.executable).replace("$(JOBS)", str(jobs))
+    return shlex.split(line)
+
+
+def ratios(jobs):
+    """``make`` / ``derive check`` and ``make test`` / ``derive check``, and the suite against its floor, measured
+    in one run in a temporary clone (its code on PYTHONPATH ahead of this environment's, MathJax linked in)."""
+    import shutil
+    import tempfile
+
+    here = Path(tempfile.mkdtemp(prefix="derive-ratios-"))
+    clone = here / "repo"
+    subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(clone)], check=True)
+    vendor = ROOT / "build" / "vendor"
+    if vendor.is_dir():
+        (clone / "build").mkdir(exist_ok=True)
+        (clone / "build" / "vendor").symlink_to(vendor)
+    env = {**os.environ, "PYTHONPATH": str(clone / "derivations") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env.pop("DERIVE_SECOND_OPINION", None)
+
+    def timed(cmd):
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        tail = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or [""]
+        return wall, proc.returncode, tail[0]
+
+    n = len(find_notebooks(clone / "notebooks"))
+    one = kernel_floor()
+    floor = n * one / jobs
+    derive_cmd = [sys.executable, "-m", "derive"]
+    try:
+        check, check_rc, _ = timed(derive_cmd + ["check", "--jobs", str(jobs)])
+        make, make_rc, make_tail = timed(derive_cmd + ["build", "--jobs", str(jobs)])
+        test, test_rc, test_tail = timed(_makefile_test_command(jobs))
+    finally:
+        shutil.rmtree(here, ignore_errors=True)
+    print(f"\n6. ratios ({n} notebooks, {jobs} jobs, measured one after the other in a clone of {ROOT.name})")
+    print(f"   derive check: {check:.1f} s (exit {check_rc}); floor {n} x {one:.2f} / {jobs} = {floor:.1f} s")
+    print(f"   make (derive build): {make:.1f} s (exit {make_rc}); {make_tail}")
+    print(f"   make test: {test:.1f} s (exit {test_rc}); {test_tail}")
+    print(f"   suite / floor       = {check / floor:.2f}")
+    print(f"   make / derive check = {make / check:.2f}")
+    print(f"   make test / check   = {test / check:.2f}")
+    return check, make, test, floor
+
+
 # -- 3. scaling in d --------------------------------------------------------------------------------------
 def scaling_claims(d):
     x = derive.row("x", d)
@@ -455,7 +513,7 @@ def main(argv=None):
     p.add_argument("--max-d", type=int, default=10, help="largest d tried in the scaling run (default 10)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--plot", default=str(ROOT / "docs" / "bench_scaling.png"))
-    p.add_argument("--only", choices=["naive", "suite", "scaling", "cold", "three-way"], action="append")
+    p.add_argument("--only", choices=["naive", "suite", "scaling", "cold", "three-way", "ratios"], action="append")
     args = p.parse_args(argv)
     only = set(args.only or ["naive", "suite", "scaling", "cold"])
     print(f"derive benchmarks — {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
@@ -470,6 +528,8 @@ def main(argv=None):
         cold_start()
     if "three-way" in only:
         three_way(args.limit)
+    if "ratios" in only:
+        ratios(args.jobs)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import sys
+import threading
 from pathlib import Path
 
 from markupsafe import Markup
@@ -174,10 +175,29 @@ def build(runs, out: str | os.PathLike = "site", *, mathjax=None, title: str = T
     tmp = out.parent / f".{out.name}.partial"  # written whole, then moved in place of the previous build
     if tmp.exists():
         shutil.rmtree(tmp)
+    printing: dict = {}
+
+    def print_book(written: list[Path]) -> None:  # from the notebook pages, while the index and claims are written
+        def work():
+            try:
+                printing["result"] = book.write_pdf(tmp, written, title)
+            except BaseException as exc:  # raised again in the building thread
+                printing["error"] = exc
+
+        printing["thread"] = threading.Thread(target=work, name="derive-book")
+        printing["thread"].start()
+
     try:
-        written = _write(tmp, runs, notebooks, graph, href, title, mathjax, pdf and book.chromium() is not None)
+        try:
+            written = _write(tmp, runs, notebooks, graph, href, title, mathjax, pdf and book.chromium() is not None,
+                             print_book if pdf else None)
+        finally:
+            if "thread" in printing:
+                printing["thread"].join()
+        if "error" in printing:
+            raise printing["error"]
         if pdf:
-            done, why = book.write_pdf(tmp, written, title)
+            done, why = printing.get("result", (None, "the printing thread stopped"))
             if done is None:
                 print(f"site: skipped {book.PDF}: {why}", file=sys.stderr)
                 _unlink_pdf(tmp)
@@ -197,8 +217,11 @@ def _unlink_pdf(tmp: Path) -> None:
     index.write_text(re.sub(r'<span class="derive-pdf">.*?</span>', "", text, flags=re.S), encoding="utf-8")
 
 
-def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, mathjax: Path, pdf: bool) -> list[Path]:
-    """Every file of the site into the new folder ``tmp``; the notebook pages written, in reading order."""
+def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, mathjax: Path, pdf: bool,
+           pages_done=None) -> list[Path]:
+    """Every file of the site into the new folder ``tmp``; the notebook pages written, in reading order.
+
+    ``pages_done`` is called with those pages as soon as they are written (before the index and claims pages)."""
     from jinja2 import Environment, FileSystemLoader
 
     exp = pages.exporter()
@@ -222,6 +245,8 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
         search.add_page(target.name, page_title(r.name, titles[k]), pages.summary_of(nb), headings,
                         pages.prose_of(nb))
         written.append(target)
+    if pages_done is not None:
+        pages_done(list(written))
     env = Environment(loader=FileSystemLoader(str(pages.TEMPLATES)), autoescape=True)
     env.filters["wbr"] = _breakable
     env.filters["pieces"] = statement_pieces
