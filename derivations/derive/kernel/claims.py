@@ -16,7 +16,7 @@ from . import display, opinion, printing, registry
 from . import strategies as _strategies
 from . import witness as _witness
 from . import wellformed as _wellformed
-from .validate import require_expr, require_identifier
+from .validate import require_expr, require_identifier, require_inert_tex
 from .budget import DEFAULT_SECONDS, OutOfTime, seconds_value, time_budget
 from .certify import short_text
 from .describe import how, statement_text
@@ -108,6 +108,9 @@ class Statement:
         if not isinstance(title, str):
             raise TypeError(f"{where}: title must be a str, got {type(title).__name__}")
         self.title = title
+        for name, text in (("title", title), ("caption", caption), *(("paper", p) for p in self.paper),
+                           *(("proves", p) for p, _ in self.proves)):
+            require_inert_tex(where, name, text)
         if isinstance(assume, sp.Basic):
             raise TypeError(f"{where}: assume must be a list of conditions, got a single {type(assume).__name__}; "
                             f"write assume=[{sp.sstr(assume)}]")
@@ -243,6 +246,7 @@ class Claim(Statement):
         _same_shape(where, lhs, rhs)
         if statement is not None and not isinstance(statement, str):
             raise TypeError(f"{where}: statement must be a LaTeX str, got {type(statement).__name__}")
+        require_inert_tex(where, "statement", statement)
         self.lhs, self.rhs = lhs, rhs
         self.statement = statement  # shown as a caption beside the equation, never instead of it
         caption = caption or statement or ""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from . import render
+from ..kernel.validate import require_inert_tex
 from ..kernel.verdict import Verdict
 
 __all__ = ["DATA_MIME", "DataTable", "Link", "table"]
@@ -51,15 +52,19 @@ def _cell(where: str, cell) -> tuple[str, str]:
     if verdict is not None:
         return render.badge(verdict), f"{render.STYLE[verdict][0]} {verdict.value}"
     if isinstance(cell, Link):
+        require_inert_tex(where, "a link's text", cell.text)
         return f'<a href="{html.escape(cell.href)}">{_text_html(cell.text)}</a>', cell.text
     if isinstance(cell, bool):
         raise TypeError(f"{where}: a bool is no table cell; write the word you mean")
     if isinstance(cell, int):
         return f"{cell:,}", f"{cell:,}"
     if isinstance(cell, str):
+        require_inert_tex(where, "a cell", cell)
         return _text_html(cell), cell
     if isinstance(cell, sp.Basic) and not isinstance(cell, sp.Float):
-        return f"${sp.latex(cell)}$", f"${sp.latex(cell)}$"
+        tex = sp.latex(cell)
+        require_inert_tex(where, "a cell's LaTeX", tex)  # a symbol's name is printed as it is written
+        return f"${tex}$", f"${tex}$"
     raise TypeError(f"{where}: a cell must be str, int, a SymPy expression, a verdict, a claim or a Link, got "
                     f"{type(cell).__name__} {cell!r:.40} (format numbers as text, e.g. f'{{x:.2g}}')")
 
