@@ -1781,3 +1781,79 @@ def test_no_notebook_output_holds_a_live_macro():
                     if macro is not None:
                         found.append(f"{path.name} cell {k}: {macro}")
     assert not found, found
+
+
+# -- a size that may be 0 says what it needs, is proved where the assumptions exclude 0, refuted at 0 ----------------
+_X0 = sp.MatrixSymbol("X", _K0, _K0)
+_SIZE_CASES = [
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [_K0 >= 1], {"k": "0"}),
+    (lambda: sp.det(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [sp.Ge(_K0, 1)], {"k": "0"}),
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [_K0 > 0], {"k": "0"}),
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [sp.Ne(_K0, 0)], {"k": "0"}),
+    (lambda: sp.Determinant(sp.OneMatrix(_K0, _K0)), "k >= 2", [_K0 >= 2], {"k": "1"}),   # or k = 0
+    (lambda: sp.Determinant(sp.ZeroMatrix(n - 1, n - 1)), "n >= 2", [n >= 2], {"n": "1"}),
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0) * _X0), "k >= 1", [_K0 >= 1], None),
+    (lambda: sp.Determinant(_X0 * sp.OneMatrix(_K0, _K0)), "k >= 2", [_K0 > 1], None),
+    (lambda: 3 * sp.det(sp.ZeroMatrix(_K0 + m - 1, _K0 + m - 1)), "k + m >= 2", [_K0 + m >= 2], {"k": "0", "m": "1"}),
+]
+
+
+@pytest.mark.parametrize("build, need, assume, witness", _SIZE_CASES,
+                         ids=["zero", "det_zero", "zero_gt", "zero_ne", "ones", "n_minus_1", "zero_times_X",
+                              "X_times_ones", "sum_of_sizes"])
+def test_a_size_that_may_be_0_says_what_it_needs(build, need, assume, witness):
+    c = never_proved("size.needs", build(), 0)
+    if need != "k + m >= 2":  # two symbols: the need is said as the cases are, but no strategy is named
+        assert c.evidence.detail.startswith(f"needs {need}, "), c.evidence.detail
+
+
+@pytest.mark.parametrize("build, need, assume, witness", _SIZE_CASES,
+                         ids=["zero", "det_zero", "zero_gt", "zero_ne", "ones", "n_minus_1", "zero_times_X",
+                              "X_times_ones", "sum_of_sizes"])
+def test_a_size_that_the_assumptions_keep_from_0_is_proved(build, need, assume, witness):
+    c = free("size.assumed", build(), 0, assume=assume).prove()
+    if need == "k + m >= 2":
+        assert c.verdict is not R  # a bound on a sum of sizes is not read: unproven, never wrong
+        return
+    assert c.verdict is P, c.evidence.detail
+    assert "by assume" in c.evidence.detail and "is false" in c.evidence.detail
+
+
+@pytest.mark.parametrize("build, need, assume, witness", [s for s in _SIZE_CASES if s[3] is not None],
+                         ids=["zero", "det_zero", "zero_gt", "zero_ne", "ones", "n_minus_1", "sum_of_sizes"])
+def test_a_size_that_may_be_0_is_refuted_at_0(build, need, assume, witness):
+    c = free("size.refuted", build(), 0).refute()
+    assert c.verdict is R, c.evidence.detail
+    assert c.evidence.witness == witness and c.evidence.residual in ("1", "3"), c.evidence
+    assert c.evidence.detail.startswith("exact"), c.evidence.detail
+
+
+def test_the_empty_determinant_is_1_at_a_witness():
+    from derive.kernel.witness import residual_at
+    assert residual_at(sp.Determinant(sp.ZeroMatrix(_K0, _K0)), {_K0: 0}) == 1
+    assert residual_at(sp.Determinant(sp.OneMatrix(_K0, _K0)), {_K0: 1}) == 1
+    assert residual_at(sp.Determinant(sp.OneMatrix(_K0, _K0)), {_K0: 3}) == 0
+    c = free("size.given", sp.Determinant(sp.ZeroMatrix(_K0, _K0)), 0).refute(witness={_K0: 0})
+    assert c.verdict is R and c.evidence.residual == "1"
+
+
+@pytest.mark.parametrize("lhs, rhs, assume", [
+    # the sum's own index j runs over 0..3: an assumption about a free j says nothing of it
+    (sp.Sum(sp.Piecewise((1, sp.Eq(sp.Symbol("j", integer=True), 0)), (0, True)),
+            (sp.Symbol("j", integer=True), 0, 3)), 0, [sp.Symbol("j", integer=True) >= 5]),
+    # a bound that does not exclude the case leaves it open
+    (sp.Determinant(sp.ZeroMatrix(_K0, _K0)), 0, [_K0 >= 0]),
+    (sp.Determinant(sp.OneMatrix(_K0, _K0)), 0, [_K0 >= 1]),                   # k = 1 is still a case
+    (sp.Determinant(sp.ZeroMatrix(_K0, _K0)), 0, [_K0 <= 3]),
+    # a non-integer bound on an integer is rounded up, never down
+    (sp.Determinant(sp.OneMatrix(_K0, _K0)), 0, [_K0 >= sp.Rational(1, 2)]),
+    (sp.Piecewise((1, a > 0), (0, True)), 1, [a >= 0]),                       # a real bound at the edge
+], ids=["bound_index", "nonnegative", "ones_at_1", "upper", "half", "real_edge"])
+def test_a_case_the_assumptions_do_not_decide_is_never_read_as_decided(lhs, rhs, assume):
+    c = free("size.open", lhs, rhs, assume=assume).prove()
+    assert c.verdict is not P, c.evidence.detail
+
+
+def test_a_real_case_the_assumptions_decide_is_read():
+    assert free("size.real", sp.Piecewise((1, a > 0), (0, True)), 1, assume=[a >= sp.Rational(1, 3)]).prove().verdict is P
+    assert free("size.real_upper", sp.Piecewise((1, a > 0), (0, True)), 0, assume=[a <= -1]).prove().verdict is P

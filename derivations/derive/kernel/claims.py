@@ -12,6 +12,7 @@ import sympy as sp
 from sympy.core.function import UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr
 
+from . import cases as _cases
 from . import display, opinion, printing, registry
 from . import strategies as _strategies
 from . import witness as _witness
@@ -326,6 +327,10 @@ class Claim(Statement):
                     result = self._prove_instance(instance_of, mapping or {})
                 else:
                     result = self._prove_components(strategies, budget)
+                    if result[0] is None and len(result) > 3 and result[3] is not None:
+                        why_not = (f"needs {sp.sstr(result[3])}, which neither the symbols' assumptions nor assume "
+                                   f"give (lhs - rhs is zero in those cases only)")
+                    result = result[:3]
         except OutOfTime as exc:
             if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
                 raise
@@ -348,12 +353,16 @@ class Claim(Statement):
         details = []
         attempts = []
         for index, comp in comps:
+            comp, decided = _cases.read(comp, self.assume)  # a case the assumptions decide is read as decided
             name, detail, tried = _strategies.prove_zero(comp, names, budget)
             attempts.extend(tried)
             if name is None:
                 where = "" if index is None else f" at component {index}"
                 attempts.append(f"failed{where}")
-                return None, "", attempts
+                need = _cases.wanted(comp, lambda e: _strategies.prove_zero(e, names, budget)[0] is not None)
+                return None, "", attempts, need
+            if decided:
+                detail += "; by assume, " + ", ".join(f"{sp.sstr(c)} is {str(v).lower()}" for c, v in decided)
             used[name] = used.get(name, 0) + 1
             if detail not in details:
                 details.append(detail)
