@@ -1857,3 +1857,15 @@ def test_a_case_the_assumptions_do_not_decide_is_never_read_as_decided(lhs, rhs,
 def test_a_real_case_the_assumptions_decide_is_read():
     assert free("size.real", sp.Piecewise((1, a > 0), (0, True)), 1, assume=[a >= sp.Rational(1, 3)]).prove().verdict is P
     assert free("size.real_upper", sp.Piecewise((1, a > 0), (0, True)), 0, assume=[a <= -1]).prove().verdict is P
+
+
+@pytest.mark.parametrize("href", ["javascript:alert(1)", " JaVa\tScRipt:alert(1)", "data:text/html,<b>x</b>",
+                                  "&#106;avascript:alert(1)", "vbscript:x"])
+def test_a_table_link_to_a_script_is_refused(href):
+    with pytest.raises(ValueError, match="must be a relative, http"):
+        derive.Link("x", href)
+
+
+def test_a_table_link_to_a_page_is_taken():
+    for href in ("01_key_value_view.ipynb", "https://example.org/a", "#claims", "../docs/paper.md"):
+        assert derive.Link("x", href).href == href

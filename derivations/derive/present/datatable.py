@@ -9,7 +9,9 @@ rendering can be checked against them.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import sympy as sp
 
@@ -23,6 +25,10 @@ __all__ = ["DATA_MIME", "DataTable", "Link", "table"]
 DATA_MIME = "application/vnd.derive.table+json"
 
 
+#: the addresses a link may have beside a relative one ("" is no scheme)
+_SCHEMES = frozenset({"", "http", "https", "mailto"})
+
+
 @dataclass(frozen=True)
 class Link:
     """A cell that links somewhere: ``Link("01 key–value view", "01_key_value_view.ipynb")``."""
@@ -34,6 +40,11 @@ class Link:
         for name in ("text", "href"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise TypeError(f"Link: {name} must be a non-empty str, got {getattr(self, name)!r}")
+        # as a browser reads it: without the blanks and control characters it skips (java\tscript: is javascript:)
+        scheme = urlsplit(re.sub(r"[\x00-\x20\x7f]", "", html.unescape(self.href))).scheme.lower()
+        if scheme not in _SCHEMES:
+            raise ValueError(f"Link: href {self.href!r:.60} must be a relative, http(s) or mailto address, "
+                             f"not a {scheme}: one")
 
 
 def _verdict_of(cell):
