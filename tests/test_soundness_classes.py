@@ -1838,3 +1838,224 @@ def test_the_second_opinion_calls_the_every_size_rules_outside_its_fragment():
     assert tw.verdict is P
     if tw.second_opinion is not None:
         assert tw.second_opinion.result == "outside fragment" and "every term" in tw.second_opinion.why
+
+
+# -- no TeX from a statement's data reaches a viewer's MathJax as a live link, style or definition ------------------
+_HREF = r"\href{javascript:alert(1)}{x}"
+_LIVE_TEXTS = [_HREF, r"$\url{javascript:alert(1)}$", r"see $\class{x}{y}$", r"\style{color:red}{a}",
+               r"\cssId{i}{a}", r"\data{k=v}{a}", r"\html{k=v}{a}", r"\unicode{x41}", r"\require{html}",
+               r"\def\x{1}", r"\newcommand{\x}{1}", r"\let\x\y", r"\\href{javascript:alert(1)}{x}",
+               r"\mmlToken{mi}[href='javascript:alert(1)']{x}", r"\bbox[background:red]{x}",
+               "&#92;href{javascript:alert(1)}{x}", "&amp;#92;style{color:red}{x}"]
+_INERT_TEXTS = [r"\h{}ref{x}", r"\hrefs", r"$\left(a\right) \frac{a}{b} \text{class style}$", "href: a & b"]
+
+
+def _refused(build, macro=None):
+    with pytest.raises(ValueError, match=r"holds the TeX macro \\" + (macro or "")) as info:
+        build()
+    assert "\n" not in str(info.value)
+    return str(info.value)
+
+
+@pytest.mark.parametrize("text", _LIVE_TEXTS)
+def test_a_live_macro_is_found_however_it_is_written(text):
+    from derive.kernel.validate import live_tex_macro
+    assert live_tex_macro(text) is not None, text
+
+
+@pytest.mark.parametrize("text", _INERT_TEXTS)
+def test_what_mathjax_reads_as_no_live_macro_is_no_live_macro(text):
+    from derive.kernel.validate import live_tex_macro
+    assert live_tex_macro(text) is None, text
+    free("live.inert", a, a, caption=text, title=text)   # and a claim takes it
+
+
+@pytest.mark.parametrize("argument, kw, macro", [
+    ("title", {"title": _HREF}, "href"),
+    ("caption", {"caption": r"see $\class{x}{y}$"}, "class"),
+    ("caption", {"caption": "&#92;style{color:red}{x}"}, "style"),
+    ("statement", {"statement": r"$\def\x{1}$"}, "def"),
+    ("statement", {"statement": r"\newcommand{\x}{1}"}, "newcommand"),
+    ("paper", {"paper": _HREF}, "href"),
+])
+def test_a_claims_text_with_a_live_macro_is_refused(argument, kw, macro):
+    said = _refused(lambda: free("live.claim", a, a, **kw), macro)
+    assert f"{argument} holds" in said, said
+
+
+@pytest.mark.parametrize("kw, step, macro", [
+    ({"title": r"\cssId{i}{x}"}, None, "cssId"),
+    ({"caption": r"\unicode{x41}"}, None, "unicode"),
+    ({}, {"note": r"\let\x\y"}, "let"),
+    ({}, {"rule": lambda: rules.substitute({a: sp.Symbol(_HREF, real=True)})}, "href"),
+])
+def test_a_chains_text_with_a_live_macro_is_refused(kw, step, macro):
+    def build():
+        ch = chain("live.chain", (a + 1) ** 2, expect=None, **kw)
+        if step is not None:
+            ch.step(a**2 + 2 * a + 1, step["rule"]() if "rule" in step else "expand", note=step.get("note", ""))
+    _refused(build, macro)
+
+
+@pytest.mark.parametrize("cell, macro", [
+    (_HREF, "href"),
+    (r"$\require{html}\html{k=v}{x}$", "require"),
+    (sp.Symbol(r"\style{color:red}{a}") + 1, "style"),
+    (derive.Link(r"\url{javascript:alert(1)}", "a.ipynb"), "url"),
+])
+def test_a_table_cell_with_a_live_macro_is_refused(cell, macro):
+    said = _refused(lambda: derive.table(["x"], [[cell]]), macro)
+    assert "table row 1" in said
+    _refused(lambda: derive.table([cell], []), macro)   # a heading too
+
+
+@pytest.mark.parametrize("lhs, rhs, kind", [
+    (lambda: sp.Symbol(_HREF, real=True), lambda: 0, "symbol"),
+    (lambda: sp.Function(r"\style{color:red}{f}")(a), lambda: a, "function"),
+    (lambda: sp.MatrixSymbol(r"\class{x}{M}", 2, 2), lambda: sp.ZeroMatrix(2, 2), "matrix symbol"),
+    (lambda: sp.Sum(sp.Symbol(r"\data{k=v}{j}", integer=True), (sp.Symbol(r"\data{k=v}{j}", integer=True), 0, 3)),
+     lambda: 6, "symbol"),                                                # bound, not free: printed all the same
+    (lambda: sp.Dummy(r"\def\x{1}"), lambda: 0, "symbol"),
+], ids=["symbol", "function", "matrix_symbol", "bound_symbol", "dummy"])
+def test_a_name_with_a_live_macro_is_refused_where_a_statement_is_checked(lhs, rhs, kind):
+    said = _refused(lambda: free("live.name", lhs(), rhs()))
+    assert f"the name of the {kind}" in said, said
+    _refused(lambda: chain("live.name_chain", (lhs(), rhs()), expect=None))
+    _refused(lambda: free("live.name_assumed", a, a, assume=[sp.Ne(lhs(), a)]) if kind in ("symbol", "function")
+             else free("live.name_assumed", lhs(), lhs()))
+
+
+@pytest.mark.parametrize("build, macro", [
+    (lambda: derive.row(_HREF, 2), "href"),
+    (lambda: derive.matrix(r"\style{color:red}{K}", 2, 2), "style"),
+    (lambda: derive.real(r"a \unicode{x41}"), "unicode"),
+    (lambda: derive.positive(r"\let"), "let"),
+    (lambda: derive.nonzero(r"\require{html}"), "require"),
+])
+def test_a_symbols_name_with_a_live_macro_is_refused_when_it_is_made(build, macro):
+    _refused(build, macro)
+
+
+@pytest.mark.parametrize("kw, macro", [
+    ({"label": _HREF}, "href"),
+    ({"label": r"relu $\class{x}{y}$"}, "class"),
+    ({"label": r"\newcommand{\x}{1}"}, "newcommand"),
+])
+def test_a_classification_label_with_a_live_macro_is_refused(kw, macro):
+    said = _refused(lambda: derive.classify("relu", name="live_label", budget=5, **kw), macro)
+    assert said.startswith("classify: label"), said
+
+
+def test_a_classified_activation_with_a_live_name_inside_is_refused():
+    j = sp.Symbol(r"\href{javascript:alert(1)}{j}", integer=True)
+    _refused(lambda: derive.classify(sp.Lambda(z, sp.Sum(j * z, (j, 1, 2))), name="live_sigma", budget=5), "href")
+
+
+def test_no_notebook_output_holds_a_live_macro():
+    import json
+    import pathlib
+
+    import nbformat
+    from derive.kernel.validate import live_tex_macro
+
+    found = []
+    paths = sorted((pathlib.Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+    assert paths
+    for path in paths:
+        for k, cell in enumerate(nbformat.read(path, as_version=4).cells):
+            for out in cell.get("outputs", ()):
+                texts = [out.get("text", "")] + [v if isinstance(v, str) else json.dumps(v)
+                                                 for v in out.get("data", {}).values()]
+                for text in texts:
+                    macro = live_tex_macro(text)
+                    if macro is not None:
+                        found.append(f"{path.name} cell {k}: {macro}")
+    assert not found, found
+
+
+# -- a size that may be 0 says what it needs, is proved where the assumptions exclude 0, refuted at 0 ----------------
+_X0 = sp.MatrixSymbol("X", _K0, _K0)
+_SIZE_CASES = [
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [_K0 >= 1], {"k": "0"}),
+    (lambda: sp.det(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [sp.Ge(_K0, 1)], {"k": "0"}),
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [_K0 > 0], {"k": "0"}),
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [sp.Ne(_K0, 0)], {"k": "0"}),
+    (lambda: sp.Determinant(sp.OneMatrix(_K0, _K0)), "k >= 2", [_K0 >= 2], {"k": "1"}),   # or k = 0
+    (lambda: sp.Determinant(sp.ZeroMatrix(n - 1, n - 1)), "n >= 2", [n >= 2], {"n": "1"}),
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0) * _X0), "k >= 1", [_K0 >= 1], None),
+    (lambda: sp.Determinant(_X0 * sp.OneMatrix(_K0, _K0)), "k >= 2", [_K0 > 1], None),
+    (lambda: 3 * sp.det(sp.ZeroMatrix(_K0 + m - 1, _K0 + m - 1)), "k + m >= 2", [_K0 + m >= 2], {"k": "0", "m": "1"}),
+]
+
+
+@pytest.mark.parametrize("build, need, assume, witness", _SIZE_CASES,
+                         ids=["zero", "det_zero", "zero_gt", "zero_ne", "ones", "n_minus_1", "zero_times_X",
+                              "X_times_ones", "sum_of_sizes"])
+def test_a_size_that_may_be_0_says_what_it_needs(build, need, assume, witness):
+    c = never_proved("size.needs", build(), 0)
+    if need != "k + m >= 2":  # two symbols: the need is said as the cases are, but no strategy is named
+        assert c.evidence.detail.startswith(f"needs {need}, "), c.evidence.detail
+
+
+@pytest.mark.parametrize("build, need, assume, witness", _SIZE_CASES,
+                         ids=["zero", "det_zero", "zero_gt", "zero_ne", "ones", "n_minus_1", "zero_times_X",
+                              "X_times_ones", "sum_of_sizes"])
+def test_a_size_that_the_assumptions_keep_from_0_is_proved(build, need, assume, witness):
+    c = free("size.assumed", build(), 0, assume=assume).prove()
+    if need == "k + m >= 2":
+        assert c.verdict is not R  # a bound on a sum of sizes is not read: unproven, never wrong
+        return
+    assert c.verdict is P, c.evidence.detail
+    assert "by assume" in c.evidence.detail and "is false" in c.evidence.detail
+
+
+@pytest.mark.parametrize("build, need, assume, witness", [s for s in _SIZE_CASES if s[3] is not None],
+                         ids=["zero", "det_zero", "zero_gt", "zero_ne", "ones", "n_minus_1", "sum_of_sizes"])
+def test_a_size_that_may_be_0_is_refuted_at_0(build, need, assume, witness):
+    c = free("size.refuted", build(), 0).refute()
+    assert c.verdict is R, c.evidence.detail
+    assert c.evidence.witness == witness and c.evidence.residual in ("1", "3"), c.evidence
+    assert c.evidence.detail.startswith("exact"), c.evidence.detail
+
+
+def test_the_empty_determinant_is_1_at_a_witness():
+    from derive.kernel.witness import residual_at
+    assert residual_at(sp.Determinant(sp.ZeroMatrix(_K0, _K0)), {_K0: 0}) == 1
+    assert residual_at(sp.Determinant(sp.OneMatrix(_K0, _K0)), {_K0: 1}) == 1
+    assert residual_at(sp.Determinant(sp.OneMatrix(_K0, _K0)), {_K0: 3}) == 0
+    c = free("size.given", sp.Determinant(sp.ZeroMatrix(_K0, _K0)), 0).refute(witness={_K0: 0})
+    assert c.verdict is R and c.evidence.residual == "1"
+
+
+@pytest.mark.parametrize("lhs, rhs, assume", [
+    # the sum's own index j runs over 0..3: an assumption about a free j says nothing of it
+    (sp.Sum(sp.Piecewise((1, sp.Eq(sp.Symbol("j", integer=True), 0)), (0, True)),
+            (sp.Symbol("j", integer=True), 0, 3)), 0, [sp.Symbol("j", integer=True) >= 5]),
+    # a bound that does not exclude the case leaves it open
+    (sp.Determinant(sp.ZeroMatrix(_K0, _K0)), 0, [_K0 >= 0]),
+    (sp.Determinant(sp.OneMatrix(_K0, _K0)), 0, [_K0 >= 1]),                   # k = 1 is still a case
+    (sp.Determinant(sp.ZeroMatrix(_K0, _K0)), 0, [_K0 <= 3]),
+    # a non-integer bound on an integer is rounded up, never down
+    (sp.Determinant(sp.OneMatrix(_K0, _K0)), 0, [_K0 >= sp.Rational(1, 2)]),
+    (sp.Piecewise((1, a > 0), (0, True)), 1, [a >= 0]),                       # a real bound at the edge
+], ids=["bound_index", "nonnegative", "ones_at_1", "upper", "half", "real_edge"])
+def test_a_case_the_assumptions_do_not_decide_is_never_read_as_decided(lhs, rhs, assume):
+    c = free("size.open", lhs, rhs, assume=assume).prove()
+    assert c.verdict is not P, c.evidence.detail
+
+
+def test_a_real_case_the_assumptions_decide_is_read():
+    assert free("size.real", sp.Piecewise((1, a > 0), (0, True)), 1, assume=[a >= sp.Rational(1, 3)]).prove().verdict is P
+    assert free("size.real_upper", sp.Piecewise((1, a > 0), (0, True)), 0, assume=[a <= -1]).prove().verdict is P
+
+
+@pytest.mark.parametrize("href", ["javascript:alert(1)", " JaVa\tScRipt:alert(1)", "data:text/html,<b>x</b>",
+                                  "&#106;avascript:alert(1)", "vbscript:x"])
+def test_a_table_link_to_a_script_is_refused(href):
+    with pytest.raises(ValueError, match="must be a relative, http"):
+        derive.Link("x", href)
+
+
+def test_a_table_link_to_a_page_is_taken():
+    for href in ("01_key_value_view.ipynb", "https://example.org/a", "#claims", "../docs/paper.md"):
+        assert derive.Link("x", href).href == href

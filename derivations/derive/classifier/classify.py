@@ -40,7 +40,8 @@ from .parse import parse
 from ..layers.symbols import matrix, row
 from ..kernel.verdict import Verdict
 from ..kernel.witness import instance_problem
-from ..kernel.wellformed import refuse_inexact
+from ..kernel.validate import require_inert_tex
+from ..kernel.wellformed import refuse_inexact, refuse_live_names
 
 __all__ = ["SYMMETRIES", "Finding", "Classification", "ClassificationTable", "classify", "classification_table"]
 
@@ -652,6 +653,8 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
         raise ValueError(f"{where}: name must be letters, digits and '_', got {name!r}")
     if label is not None and not isinstance(label, str):
         raise TypeError(f"{where}: label must be a str, got {type(label).__name__}")
+    require_inert_tex(where, "label", label)
+    refuse_live_names(f"{where}: sigma", expr)
     budget = seconds_value(where, budget)
     expected = _expectations(where, expect)
     tex = sp.latex(expr)

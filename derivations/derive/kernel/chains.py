@@ -11,7 +11,7 @@ from sympy.matrices.expressions import MatrixExpr
 
 from . import opinion, printing
 from . import wellformed
-from .validate import require_expr
+from .validate import require_expr, require_inert_tex
 from .budget import DEFAULT_SECONDS, OutOfTime, time_budget
 from .claims import Statement, _same_size
 from .describe import shorten
@@ -175,6 +175,8 @@ class Chain(Statement):
             raise ValueError(f"{where}: rule {rule.name} relates equations; start the chain with a (lhs, rhs) pair")
         if not isinstance(note, str):
             raise TypeError(f"{where}: note must be a str, got {type(note).__name__}")
+        require_inert_tex(where, "note", note)
+        require_inert_tex(where, f"the label of rule {rule.name}", rule.label)
         prev = self._steps[-1][0] if self._steps else self.start
         shapes = None if self.equations else _disagree(prev, expr)
         if shapes is not None:

@@ -12,11 +12,12 @@ import sympy as sp
 from sympy.core.function import UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr
 
+from . import cases as _cases
 from . import display, opinion, printing, registry
 from . import strategies as _strategies
 from . import witness as _witness
 from . import wellformed as _wellformed
-from .validate import require_expr, require_identifier
+from .validate import require_expr, require_identifier, require_inert_tex
 from .budget import DEFAULT_SECONDS, OutOfTime, seconds_value, time_budget
 from .certify import short_text
 from .describe import how, statement_text
@@ -108,6 +109,9 @@ class Statement:
         if not isinstance(title, str):
             raise TypeError(f"{where}: title must be a str, got {type(title).__name__}")
         self.title = title
+        for name, text in (("title", title), ("caption", caption), *(("paper", p) for p in self.paper),
+                           *(("proves", p) for p, _ in self.proves)):
+            require_inert_tex(where, name, text)
         if isinstance(assume, sp.Basic):
             raise TypeError(f"{where}: assume must be a list of conditions, got a single {type(assume).__name__}; "
                             f"write assume=[{sp.sstr(assume)}]")
@@ -243,6 +247,7 @@ class Claim(Statement):
         _same_shape(where, lhs, rhs)
         if statement is not None and not isinstance(statement, str):
             raise TypeError(f"{where}: statement must be a LaTeX str, got {type(statement).__name__}")
+        require_inert_tex(where, "statement", statement)
         self.lhs, self.rhs = lhs, rhs
         self.statement = statement  # shown as a caption beside the equation, never instead of it
         caption = caption or statement or ""
@@ -322,6 +327,10 @@ class Claim(Statement):
                     result = self._prove_instance(instance_of, mapping or {})
                 else:
                     result = self._prove_components(strategies, budget)
+                    if result[0] is None and len(result) > 3 and result[3] is not None:
+                        why_not = (f"needs {sp.sstr(result[3])}, which neither the symbols' assumptions nor assume "
+                                   f"give (lhs - rhs is zero in those cases only)")
+                    result = result[:3]
         except OutOfTime as exc:
             if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
                 raise
@@ -344,12 +353,16 @@ class Claim(Statement):
         details = []
         attempts = []
         for index, comp in comps:
+            comp, decided = _cases.read(comp, self.assume)  # a case the assumptions decide is read as decided
             name, detail, tried = _strategies.prove_zero(comp, names, budget)
             attempts.extend(tried)
             if name is None:
                 where = "" if index is None else f" at component {index}"
                 attempts.append(f"failed{where}")
-                return None, "", attempts
+                need = _cases.wanted(comp, lambda e: _strategies.prove_zero(e, names, budget)[0] is not None)
+                return None, "", attempts, need
+            if decided:
+                detail += "; by assume, " + ", ".join(f"{sp.sstr(c)} is {str(v).lower()}" for c, v in decided)
             used[name] = used.get(name, 0) + 1
             if detail not in details:
                 details.append(detail)

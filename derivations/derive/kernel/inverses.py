@@ -301,8 +301,21 @@ def _zero_det(self):
 
 
 def _ones_det(self):
+    """The determinant of the matrix of ones: 1 for the 0×0 and the 1×1 one, 0 for every larger size.
+
+    >>> k = sp.Symbol("k", integer=True, nonnegative=True)
+    >>> sp.det(sp.OneMatrix(k, k))
+    Piecewise((1, Eq(k, 0) | Eq(k, 1)), (0, True))
+    """
     value = _SYMPY_ONES_DET(self)  # 1 when known 1×1, 0 when known not 1×1, else unevaluated
-    return with_empty_case(value, self.rows) if value == 0 else value
+    if value == 0:
+        return with_empty_case(value, self.rows)
+    if isinstance(value, sp.Determinant):  # the size may be 0, 1 or more
+        empty = with_empty_case(sp.S.Zero, self.rows)
+        if isinstance(empty, sp.Piecewise):
+            return sp.Piecewise((sp.S.One, sp.Or(sp.Eq(self.rows, 0), sp.Eq(self.rows, 1))), (sp.S.Zero, True))
+        return sp.Piecewise((sp.S.One, sp.Eq(self.rows, 1)), (sp.S.Zero, True))
+    return value
 
 
 def _derive_inverse(expr, x):

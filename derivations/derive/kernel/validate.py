@@ -1,12 +1,15 @@
 """Small argument checks shared by the public functions: one-line TypeError/ValueError messages."""
 from __future__ import annotations
 
+import html
+import re
 from fractions import Fraction
 
 import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
 
-__all__ = ["require_expr", "require_matrix", "require_function", "require_identifier"]
+__all__ = ["require_expr", "require_matrix", "require_function", "require_identifier", "LIVE_TEX_MACROS",
+           "live_tex_macro", "require_inert_tex"]
 
 
 def _kind(obj) -> str:
@@ -74,3 +77,49 @@ def require_identifier(where: str, identifier) -> str:
             f"{where}: identifier {identifier!r} must be dotted names of letters, digits and '_'"
         )
     return identifier
+
+
+#: TeX macros that MathJax makes into a link, a style, a class or id, HTML attributes, a font or an extension
+#: loaded, or a definition (which could hide one): text that reaches a viewer's MathJax must hold none of them,
+#: since a notebook viewer's MathJax need not filter them as the site's does (``ui/safe``)
+LIVE_TEX_MACROS = frozenset({
+    "href", "url", "class", "style", "cssId", "data", "html", "unicode", "require", "mmlToken", "bbox",
+    "def", "edef", "gdef", "xdef", "let", "futurelet", "newcommand", "renewcommand", "newenvironment",
+    "renewenvironment", "DeclareMathOperator", "Newextarrow", "mathtip", "texttip", "toggle",
+})
+
+#: a control word as MathJax reads one: a backslash and the ASCII letters after it (``\h{}ref`` is ``\h``, then
+#: text); more backslashes before it count too (a Markdown renderer may read ``\\`` as one)
+_CONTROL_WORD = re.compile(r"\\+([A-Za-z]+)")
+
+
+def live_tex_macro(text: str) -> str | None:
+    r"""The first macro of :data:`LIVE_TEX_MACROS` in ``text`` (as written, or once HTML entities such as
+    ``&#92;`` are read as a browser reads them), with its backslash; ``None`` when there is none.
+
+    >>> live_tex_macro(r"see \href{javascript:alert(1)}{here}")
+    '\\href'
+    >>> live_tex_macro(r"\h{}ref and \hrefs and $\frac{a}{b}$") is None
+    True
+    >>> live_tex_macro("&#92;style{color:red}{x}")
+    '\\style'
+    """
+    seen = set()
+    while text not in seen and len(seen) < 4:  # entities inside entities (&amp;#92;) as well
+        seen.add(text)
+        for match in _CONTROL_WORD.finditer(text):
+            if match.group(1) in LIVE_TEX_MACROS:
+                return "\\" + match.group(1)
+        text = html.unescape(text)
+    return None
+
+
+def require_inert_tex(where: str, name: str, text) -> None:
+    """Raise ValueError when the str ``text`` holds a macro of :data:`LIVE_TEX_MACROS`: every text from a
+    statement that a viewer's MathJax may read (a title, a caption, a table cell, a symbol's name) passes here."""
+    if not isinstance(text, str):
+        return
+    found = live_tex_macro(text)
+    if found is not None:
+        raise ValueError(f"{where}: {name} holds the TeX macro {found}, which MathJax would make a live link, style, "
+                         f"attribute or definition; write it without {found}")

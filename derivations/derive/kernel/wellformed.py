@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy.core.function import AppliedUndef, UndefinedFunction
+from sympy.core.symbol import Str
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
-__all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_same_names", "names_in", "check_statement",
+from .validate import require_inert_tex
+
+__all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_same_names", "refuse_live_names", "names_in", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -161,7 +164,38 @@ def check_statement(where: str, *exprs) -> None:
         for item in items:
             if isinstance(item, sp.Basic) and _depth(item, MAX_DEPTH) > MAX_DEPTH:
                 raise ValueError(f"{where}: the expression is nested more than {MAX_DEPTH} levels deep")
+    refuse_live_names(where, *exprs)
     refuse_same_names(where, names_in(*exprs))
+
+
+def _kind_of(node) -> str:
+    if isinstance(node, sp.MatrixSymbol):
+        return "matrix symbol"
+    if isinstance(node, AppliedUndef):
+        return "function"
+    return "symbol" if isinstance(node, sp.Symbol) else type(node).__name__
+
+
+def refuse_live_names(where: str, *exprs) -> None:
+    r"""Raise ValueError when a name in ``exprs`` (a symbol's, bound ones too, a matrix symbol's, a function's)
+    holds a TeX macro that MathJax makes live (``\href``, ``\style``, ``\def``…, see
+    :data:`derive.kernel.validate.LIVE_TEX_MACROS`): SymPy prints a name into LaTeX as it is written.
+
+    >>> refuse_live_names("claim('x')", sp.Symbol(r"\href{javascript:alert(1)}{x}") + 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: claim('x'): the name of the symbol '\\href{javascript:alert(1)}{x}' holds the TeX macro \href, which MathJax would make a live link, style, attribute or definition; write it without \href
+    """
+    shadows = [getattr(e, "shadow", None) for e in exprs]  # a shown matrix prints as its shadow's leaves
+    for expr in (*exprs, *(s for s in shadows if isinstance(s, sp.Basic))):
+        for node in _nodes(expr):
+            names = [getattr(node, "name", None)]
+            if isinstance(node, AppliedUndef):
+                names.append(node.func.__name__)
+            for name in names:
+                name = name.name if isinstance(name, Str) else name
+                if isinstance(name, str) and ("\\" in name or "&" in name):  # the cheap test first
+                    require_inert_tex(where, f"the name of the {_kind_of(node)} {name!r:.60}", name)
 
 
 def names_in(*exprs) -> set:

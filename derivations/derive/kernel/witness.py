@@ -271,11 +271,21 @@ def residual_at(expr, witness: dict, denominators=()):
         if _huge_powers(expr):
             with sp.evaluate(False):
                 return evaluate_at(expr, witness)
-        return evaluate_at(expr, witness)
+        return _explicit_determinants(evaluate_at(expr, witness))
     except NotEvaluable:
         raise
     except _EVALUATION_ERRORS as exc:
         raise NotEvaluable(f"the statement cannot be evaluated there ({type(exc).__name__})") from None
+
+
+def _explicit_determinants(value):
+    """``value`` with each determinant or trace of a matrix of known size worked out (``det`` of the 0×0 zero
+    matrix is 1): at a witness a size is a number, and an unevaluated ``Determinant(0)`` would certify nothing."""
+    if not isinstance(value, sp.Basic) or not value.has(sp.Determinant, sp.Trace):
+        return value
+    known = {d: d.doit() for d in value.atoms(sp.Determinant, sp.Trace)
+             if not d.free_symbols and all(size.is_Integer for size in d.arg.shape)}
+    return value.xreplace(known) if known else value
 
 
 def _respects(cond_list, witness) -> bool:
@@ -328,6 +338,8 @@ def search(diff, symbols, assume=(), fixed=None, tries: int = 300, seed_text: st
     fixed = dict(fixed or {})
     comps = components(diff)
     free = [s for s in symbols if s not in fixed]
+    if any(isinstance(s, sp.MatrixSymbol) for s in free):
+        return None  # a matrix symbol takes a matrix, never one of the numbers searched
     pools = {s: _allowed(s) for s in free}
     _require_candidates(pools)
     rng = _rng(seed_text)

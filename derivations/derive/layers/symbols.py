@@ -3,15 +3,24 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ..kernel.validate import require_inert_tex
+
 __all__ = ["row", "matrix", "real", "positive", "nonzero"]
 
 
 def _check(where, name, *dims):
     if not isinstance(name, str) or not name:
         raise TypeError(f"{where}: name must be a non-empty str, got {name!r}")
+    require_inert_tex(where, "name", name)
     for d in dims:
         if isinstance(d, bool) or not isinstance(d, int) or d < 1:
             raise ValueError(f"{where}: sizes must be positive ints, got {d!r}")
+
+
+def _names(where, names):
+    if not isinstance(names, str):
+        raise TypeError(f"{where}: names must be a str such as \"a b\", got {type(names).__name__}")
+    require_inert_tex(where, "names", names)
 
 
 def row(name: str, d: int) -> sp.ImmutableMatrix:
@@ -58,14 +67,17 @@ def real(names: str):
     >>> a.is_real
     True
     """
+    _names("real", names)
     return sp.symbols(names, real=True)
 
 
 def positive(names: str):
     """Positive real symbols (e.g. a scaling ``alpha > 0``)."""
+    _names("positive", names)
     return sp.symbols(names, positive=True)
 
 
 def nonzero(names: str):
     """Nonzero real symbols (e.g. a scaling ``alpha != 0``)."""
+    _names("nonzero", names)
     return sp.symbols(names, real=True, nonzero=True)

@@ -9,17 +9,24 @@ rendering can be checked against them.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import sympy as sp
 
 from . import render
+from ..kernel.validate import require_inert_tex
 from ..kernel.verdict import Verdict
 
 __all__ = ["DATA_MIME", "DataTable", "Link", "table"]
 
 #: the MIME type of a data table's cells as plain text: ``{"head": [...], "rows": [[...], ...]}``
 DATA_MIME = "application/vnd.derive.table+json"
+
+
+#: the addresses a link may have beside a relative one ("" is no scheme)
+_SCHEMES = frozenset({"", "http", "https", "mailto"})
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,11 @@ class Link:
         for name in ("text", "href"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise TypeError(f"Link: {name} must be a non-empty str, got {getattr(self, name)!r}")
+        # as a browser reads it: without the blanks and control characters it skips (java\tscript: is javascript:)
+        scheme = urlsplit(re.sub(r"[\x00-\x20\x7f]", "", html.unescape(self.href))).scheme.lower()
+        if scheme not in _SCHEMES:
+            raise ValueError(f"Link: href {self.href!r:.60} must be a relative, http(s) or mailto address, "
+                             f"not a {scheme}: one")
 
 
 def _verdict_of(cell):
@@ -51,15 +63,19 @@ def _cell(where: str, cell) -> tuple[str, str]:
     if verdict is not None:
         return render.badge(verdict), f"{render.STYLE[verdict][0]} {verdict.value}"
     if isinstance(cell, Link):
+        require_inert_tex(where, "a link's text", cell.text)
         return f'<a href="{html.escape(cell.href)}">{_text_html(cell.text)}</a>', cell.text
     if isinstance(cell, bool):
         raise TypeError(f"{where}: a bool is no table cell; write the word you mean")
     if isinstance(cell, int):
         return f"{cell:,}", f"{cell:,}"
     if isinstance(cell, str):
+        require_inert_tex(where, "a cell", cell)
         return _text_html(cell), cell
     if isinstance(cell, sp.Basic) and not isinstance(cell, sp.Float):
-        return f"${sp.latex(cell)}$", f"${sp.latex(cell)}$"
+        tex = sp.latex(cell)
+        require_inert_tex(where, "a cell's LaTeX", tex)  # a symbol's name is printed as it is written
+        return f"${tex}$", f"${tex}$"
     raise TypeError(f"{where}: a cell must be str, int, a SymPy expression, a verdict, a claim or a Link, got "
                     f"{type(cell).__name__} {cell!r:.40} (format numbers as text, e.g. f'{{x:.2g}}')")
 
