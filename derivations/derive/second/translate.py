@@ -351,8 +351,14 @@ class Translator:
     """
 
     def __init__(self, *, complex_mode: bool = False, sizes=None, prefix: str = "", abstract: bool = False,
-                 share: "Translator | None" = None, defer: bool = False):
+                 share: "Translator | None" = None, defer: bool = False, native: dict | None = None):
         self.complex_mode = complex_mode
+        if share is not None:  # one script: the same reading of transcendental functions
+            abstract, native = share.abstract, share.native
+        #: transcendental functions written as SMT-LIB's own (SymPy's name -> SMT-LIB's), π as ``real.pi``:
+        #: for an engine that reads them (cvc5), never parsed by Z3
+        self.native = dict(native or {})
+        defer = defer and not self.native
         self.sizes = {k: sp.Integer(v) for k, v in (sizes or {}).items()}
         self.prefix = prefix
         self.abstract = abstract
@@ -377,6 +383,10 @@ class Translator:
         self._app_of: dict = {}
 
     # -- the script ----------------------------------------------------------------------------------------
+    def script(self, formulas) -> str:
+        """The declarations and assertions of SMT-LIB ``formulas`` (text) as one script body."""
+        return "\n".join(self._decls.values()) + "\n" + "\n".join(f"(assert {f})" for f in formulas)
+
     def parse(self, formulas) -> list:
         """The Z3 formulas of SMT-LIB ``formulas`` (text), with every constant and function declared.
 
@@ -532,6 +542,10 @@ class Translator:
         if e is sp.I:
             return (ZERO, ONE)
         if isinstance(e, sp.NumberSymbol):
+            if self.native and e is sp.pi:
+                return ("real.pi", None)
+            if self.native and e is sp.E and "exp" in self.native:
+                return (f"({self.native['exp']} 1.0)", None)
             if self.abstract:
                 self.abstracted.add(str(e))
                 return self._constant(e)
@@ -571,6 +585,8 @@ class Translator:
             raise Outside("a matrix where a scalar was expected")
         name = getattr(e.func, "__name__", type(e).__name__)
         if name in TRANSCENDENTAL:
+            if name in self.native and isinstance(e, sp.Function) and len(e.args) == 1:
+                return (f"({self.native[name]} {self.real(e.args[0])})", None)
             if self.abstract and isinstance(e, sp.Function):
                 self.abstracted.add(name)
                 return self._applied(e)
