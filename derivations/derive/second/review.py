@@ -434,9 +434,9 @@ def step(prev, nxt, rule, assume=(), equations=False, premises=(), cited=()) -> 
 
     def run():
         if equations and rule.name == "by":
-            return _by(prev, nxt, rule, assume, cited)
+            return _readings(lambda mode: _by(prev, nxt, rule, assume, cited, mode), prev, nxt)
         if equations:
-            return _implication(prev, nxt, rule, assume, premises)
+            return _readings(lambda mode: _implication(prev, nxt, rule, assume, premises, mode), prev, nxt)
         if rule.name == "substitute":
             return _substitution(prev, nxt, _mapping_of(rule), assume)
         return _identity(prev, nxt, assume)
@@ -502,12 +502,33 @@ def _instance(t, lhs, rhs, mapping, facts, assume=()) -> str:
     return f"(=> {_and(guard)} {equal})" if guard else equal
 
 
+def _readings(run, *exprs) -> str:
+    """``run(mode)`` with the translator's plain reading; where a transcendental function or constant puts it
+    outside, with them uninterpreted (Z3: ``unsat`` is still a proof, a model no counterexample), then as the
+    real functions they are (cvc5, whose ``sat`` is a counterexample)."""
+    try:
+        return run({})
+    except Outside as exc:
+        if not str(exc).startswith(("a transcendental function", "the constant")):
+            raise
+        first = exc
+    names = why_abstract(*[x for e in exprs for x in (e if isinstance(e, tuple) else (e,))])
+    try:
+        return run({"abstract": True}) + f" with {names} uninterpreted"
+    except (Outside, _Unknown, _Disagrees, z3.Z3Exception):
+        del _SCRIPTS[:]
+    try:
+        return run({"native": _cvc5.FUNCTIONS}) + f" (cvc5, {names} as real functions)"
+    except Outside:
+        raise first from None
+
+
 def _pair(eq):
     """An equation ``(lhs, rhs)`` as a pair of SymPy objects (explicit matrices made immutable)."""
     return tuple(sp.ImmutableMatrix(x) if isinstance(x, sp.MatrixBase) else sp.sympify(x) for x in eq)
 
 
-def _by(prev, nxt, rule, assume, cited):
+def _by(prev, nxt, rule, assume, cited, mode=None):
     """Modus ponens with other chains, re-checked as such: (1) every chain cited is confirmed on its own; (2) each
     cited chain's start follows from ``prev`` (``unsat`` of ``prev ∧ start ≠``, every symbol free: it follows for
     all values, so also where a cited chain reads its premise for all values of some); (3) ``nxt`` follows from
@@ -522,7 +543,7 @@ def _by(prev, nxt, rule, assume, cited):
     eqs = [_pair(prev), _pair(nxt)] + [_pair(e) for c in cited for e in (c[1], c[2])]
     if size_symbols(*[x for e in eqs for x in e]) or complex_inputs(*[x for e in eqs for x in e], *assume):
         raise Outside("an implication between statements about complex or symbolic-size quantities")
-    t = Translator(defer=True)
+    t = Translator(defer=True, **(mode or {}))
     here = _and(_is_zero(c) for c in _components(t, *eqs[0]))
     goal = [_nonzero(c) for c in _components(t, *eqs[1])]
     starts, hypotheses = [], []
@@ -540,12 +561,12 @@ def _by(prev, nxt, rule, assume, cited):
     return f"the cited chains' conclusions ({len(cited)}, each confirmed) imply the next equation"
 
 
-def _implication(prev, nxt, rule, assume, premises):
+def _implication(prev, nxt, rule, assume, premises, mode=None):
     if size_symbols(*prev, *nxt) or complex_inputs(*prev, *nxt):
         raise Outside("an implication between statements about complex or symbolic-size quantities")
     if rule.name == "by":
         raise Outside("a step resting on other chains (their conclusions from the same premise)")
-    t = Translator()
+    t = Translator(**(mode or {}))
     goals = [_nonzero(c) for c in _components(t, nxt[0], nxt[1])]
     # the premise holds at the step's own values, and for all values of the variables an instantiation puts
     # values for (the chain's premise is read so); every other symbol is fixed, the same as in the conclusion
