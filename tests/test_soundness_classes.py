@@ -2059,3 +2059,91 @@ def test_a_table_link_to_a_script_is_refused(href):
 def test_a_table_link_to_a_page_is_taken():
     for href in ("01_key_value_view.ipynb", "https://example.org/a", "#claims", "../docs/paper.md"):
         assert derive.Link("x", href).href == href
+
+
+# -- the second opinion: a by step rests on the cited chains' own confirmed conclusions; transcendental steps ---
+
+
+def _by_chains(name, extra=()):
+    a, m = sp.symbols("a m", real=True)
+    s = derive.sigma
+    one = chain(f"{name}.one", (s(a) * m, s(1) * m), assume=[sp.Ne(m, 0), *extra]).step((s(a), s(1)), rules.divide(m))
+    return a, m, s, one
+
+
+def test_a_by_step_is_confirmed_from_the_cited_chains_conclusion():
+    a, m, s, one = _by_chains("sc.by_ok")
+    both = chain("sc.by_ok", (s(a) * m, s(1) * m), assume=[sp.Ne(m, 0)]).step((s(a), s(1)), rules.by(one))
+    assert both.verdict is Verdict.PROVED
+    assert one.second_opinion.result == "agrees"
+    assert both.second_opinion.result == "agrees", both.second_opinion
+
+
+def test_a_by_step_on_a_column_premise_is_confirmed():
+    a, m, s, one = _by_chains("sc.by_col")
+    b = sp.Symbol("b", real=True)
+    two = chain("sc.by_col", (sp.Matrix([s(a) * m, b]), sp.Matrix([s(1) * m, 2])), assume=[sp.Ne(m, 0)]).step(
+        (s(a), s(1)), rules.by(one))
+    assert two.second_opinion.result == "agrees", two.second_opinion
+
+
+def test_a_by_step_on_an_unconfirmed_chain_is_not_confirmed():
+    from derive.second import step as second_step
+    a, m, s, one = _by_chains("sc.by_unconfirmed")
+    rule = rules.by(one)
+    start, concl = one.start, one.conclusion
+    opinion = second_step(start, concl, rule, [sp.Ne(m, 0)], True, (),
+                          [(one.identifier, start, concl, (sp.Ne(m, 0),), False)])
+    assert opinion.result == "outside fragment" and "not confirmed" in opinion.why
+
+
+def test_a_by_step_whose_next_equation_differs_from_the_conclusions_disagrees():
+    from derive.second import step as second_step
+    a, m, s, one = _by_chains("sc.by_wrong")
+    rule = rules.by(one)
+    opinion = second_step(one.start, (s(a), s(2)), rule, [sp.Ne(m, 0)], True, (),
+                          [(one.identifier, one.start, one.conclusion, (sp.Ne(m, 0),), True)])
+    assert opinion.result == "disagrees", opinion
+
+
+def test_a_by_step_whose_cited_start_does_not_follow_disagrees():
+    from derive.second import step as second_step
+    a, m, s, one = _by_chains("sc.by_start")
+    rule = rules.by(one)
+    opinion = second_step((s(a) * m, s(2) * m), one.conclusion, rule, [sp.Ne(m, 0)], True, (),
+                          [(one.identifier, one.start, one.conclusion, (sp.Ne(m, 0),), True)])
+    assert opinion.result == "disagrees", opinion
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda x: sp.exp(x) * sp.exp(x), lambda x: sp.exp(x) ** 2),
+    (lambda x: sp.Max(0, sp.exp(x)), lambda x: sp.exp(x)),
+    (lambda x: sp.Abs(sp.exp(x)), lambda x: sp.exp(x)),
+])
+def test_a_transcendental_identity_gets_an_engine_that_reads_it(lhs, rhs):
+    from derive.second import identity
+    x = sp.Symbol("x", real=True)
+    opinion = identity(lhs(x), rhs(x))
+    assert opinion.result == "agrees", opinion
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda x: sp.Max(0, sp.exp(x)), lambda x: sp.exp(x) + 1),
+    (lambda x: sp.Abs(sp.exp(x) - 2), lambda x: sp.exp(x) - 2),
+    (lambda x: sp.sin(x) ** 2, lambda x: sp.sin(x)),
+])
+def test_a_false_transcendental_identity_is_never_confirmed(lhs, rhs):
+    from derive.second import identity
+    x = sp.Symbol("x", real=True)
+    assert identity(lhs(x), rhs(x)).result != "agrees"
+
+
+@pytest.mark.parametrize("target, ok", [((sp.Integer(-1), -sp.Symbol("m", real=True)), True),
+                                        ((sp.Integer(-1), -2 * sp.Symbol("m", real=True)), False),
+                                        ((-sp.Symbol("m", real=True), sp.Integer(-1)), True)])
+def test_a_step_through_exp_is_read_with_exp_as_the_real_function(target, ok):
+    from derive.second import step as second_step
+    m = sp.Symbol("m", real=True)
+    rule = rules.apply(sp.log)
+    opinion = second_step((sp.exp(-1), sp.exp(-m)), target, rule, (), True)
+    assert (opinion.result == "agrees") is ok, opinion

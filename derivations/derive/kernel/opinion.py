@@ -76,6 +76,23 @@ def _premises(rule) -> list:
     return out
 
 
+def _cited(rule) -> list:
+    """The chains a ``by`` step rests on, as ``(name, start, conclusion, assume, confirmed)``: ``confirmed`` when
+    the chain is proved and the second opinion agrees with it (each of its own steps confirmed)."""
+    out = []
+    for ident in rule.uses:
+        try:
+            used = registry.get(ident)
+        except KeyError:
+            continue
+        if getattr(used, "kind", "") != "chain" or not used.equations:
+            continue
+        opinion = getattr(used, "second_opinion", None)
+        confirmed = used.verdict.value == "proved" and opinion is not None and opinion.result == "agrees"
+        out.append((ident, used.start, used.conclusion, tuple(used.assume), confirmed))
+    return out
+
+
 def review_step(chain, seconds=None) -> None:
     """After a chain took a step: re-check that step, and keep the chain's opinion (all its steps'); ``seconds``
     is what is left of the step's budget."""
@@ -88,8 +105,9 @@ def review_step(chain, seconds=None) -> None:
     opinion = None
     if detail is not None:
         premises = _premises(rule) if chain.equations else ()
+        cited = _cited(rule) if chain.equations and rule.name == "by" else ()
         opinion = _within(seconds, "proved",
-                          lambda: step(prev, expr, rule, chain.assume, chain.equations, premises))
+                          lambda: step(prev, expr, rule, chain.assume, chain.equations, premises, cited))
     opinions.append(opinion)
     if opinion is not None and opinion.result == "disagrees":  # the step does not count: later steps cannot mend it
         chain._steps[-1] = (expr, rule, None, chain.steps[-1][3])

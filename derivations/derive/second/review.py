@@ -15,12 +15,13 @@ from __future__ import annotations
 import inspect
 import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sympy as sp
 import z3
 from sympy.matrices.expressions import MatrixExpr
 
+from . import cvc5 as _cvc5
 from .translate import (TIMEOUT_MS, TRANSCENDENTAL, Outside, Translator, Unknown, _time_text, cancel_in_formula,
                         complex_inputs, simplify, size_symbols, time_left_ms)
 
@@ -46,9 +47,17 @@ class Opinion:
     why: str
     seconds: float
     about: str
+    #: the engines that answered (Z3's, cvc5's, or both: "z3 … + cvc5 …")
+    engine: str = ENGINE
+    #: the confirmed queries (see :meth:`smtlib`): not kept in the record
+    scripts: tuple = field(default=(), repr=False, compare=False)
+
+    def smtlib(self) -> list:
+        """The confirmed queries as ``(script, engine)``: standalone SMT-LIB 2.6 scripts, ``; expect:`` first."""
+        return [_script_of(x) for x in self.scripts]
 
     def record(self, timings: bool = False) -> dict:
-        out = {"engine": ENGINE, "result": self.result, "why": self.why}
+        out = {"engine": self.engine, "result": self.result, "why": self.why}
         if timings:
             out["seconds"] = round(self.seconds, 4)
         return out
@@ -80,12 +89,32 @@ def _prepare(formula, inverses=None):
     return out
 
 
+#: the engines asked during the re-check under way, and the scripts of its queries, with their answers
+_USED: list = []
+_SCRIPTS: list = []
+
+
+def _cvc5_queries(t: Translator, facts, goals):
+    """For each goal, cvc5's answer to ``facts ∧ goal`` (the translator writes transcendental functions natively)."""
+    for g in goals:
+        body = t.script(list(facts) + [g])
+        answer = _cvc5.check(body, time_left_ms())
+        _USED.append(_cvc5.ENGINE)
+        if answer == "unknown":
+            raise _Unknown("cvc5 gave up or ran out of its limit")
+        _SCRIPTS.append((_cvc5.script(body, "ALL", answer), _cvc5.ENGINE))
+        yield z3.sat if answer == "sat" else z3.unsat
+
+
 def _queries(t: Translator, facts, goals, inverses=None):
     """For each goal, Z3's answer to ``facts ∧ goal``, from a fresh solver each (yields as it goes).
 
     A fresh, non-incremental solver per query: Z3 then preprocesses the whole problem and may hand it to its
     complete procedure for nonlinear real arithmetic, which ``push``/``pop`` would rule out.
     """
+    if t.native:
+        yield from _cvc5_queries(t, facts, goals)
+        return
     parsed = t.parse(list(facts) + list(goals))
     prepared = [_prepare(f) for f in parsed[:len(facts)]]
     for g in parsed[len(facts):]:
@@ -103,8 +132,11 @@ def _queries(t: Translator, facts, goals, inverses=None):
         s.add(*prepared)
         s.add(g)
         result = s.check()
+        _USED.append(ENGINE)
         if result == z3.unknown:
             raise _Unknown(_limit_text(s.reason_unknown(), ms))
+        if len(_SCRIPTS) < 64:
+            _SCRIPTS.append((s, ENGINE, str(result)))
         yield result
 
 
@@ -150,7 +182,10 @@ def _identity_at(lhs, rhs, assume, sizes, abstract=False) -> int:
     With ``abstract``, transcendental functions are uninterpreted: ``unsat`` is still a proof (for every function
     in their place), but a model is no counterexample: the caller does not let it *disagree*.
     """
-    t = Translator(complex_mode=complex_inputs(lhs, rhs, *assume), sizes=sizes, abstract=abstract, defer=True)
+    native = abstract if isinstance(abstract, dict) else None
+    abstract = abstract is True
+    t = Translator(complex_mode=complex_inputs(lhs, rhs, *assume), sizes=sizes, abstract=abstract, defer=True,
+                   native=native)
     comps = _components(t, lhs, rhs)
     facts = t.domain + t.side + t.defined + [t.boolean(c) for c in assume]
     for k, result in enumerate(_queries(t, facts, [_nonzero(c) for c in comps], t.inverses)):
@@ -207,8 +242,15 @@ def _identity(lhs, rhs, assume) -> str:
         try:
             why = _identity_sized(lhs, rhs, assume, True)
         except (Outside, _Unknown, _Disagrees, z3.Z3Exception):
+            pass
+        else:
+            return why + " with " + why_abstract(lhs, rhs) + " uninterpreted"
+        del _SCRIPTS[:]
+        try:
+            why = _identity_sized(lhs, rhs, assume, _cvc5.FUNCTIONS)
+        except Outside:
             raise exc from None
-        return why + " with " + why_abstract(lhs, rhs) + " uninterpreted"
+        return why + " (cvc5, " + why_abstract(lhs, rhs) + " as real functions)"
 
 
 def why_abstract(*exprs) -> str:
@@ -260,9 +302,9 @@ def _memo(key, about, fn) -> Opinion:
     start = time.perf_counter()
     hit = _MEMO.get(key)
     if hit is not None:
-        return Opinion(hit.result, hit.why, time.perf_counter() - start, about)
+        return Opinion(hit.result, hit.why, time.perf_counter() - start, about, hit.engine, hit.scripts)
     out = _timed(about, fn)
-    if out.why.startswith(("out of time", "Z3's time limit")):  # the time left decided it: asked again, not kept
+    if out.why.startswith(("out of time", "Z3's time limit", "cvc5")):  # the time left decided it: not kept
         return out
     if len(_MEMO) >= _MEMO_SIZE:
         _MEMO.clear()
@@ -272,6 +314,7 @@ def _memo(key, about, fn) -> Opinion:
 
 def _timed(about, fn) -> Opinion:
     start = time.perf_counter()
+    del _USED[:], _SCRIPTS[:]
     try:
         result, why = "agrees", fn()
     except Outside as exc:
@@ -285,7 +328,20 @@ def _timed(about, fn) -> Opinion:
     except (RecursionError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
         # a translation this module does not handle: shown on the record, never taken for agreement
         result, why = "unknown", f"not translated ({type(exc).__name__}: {str(exc)[:60]})"
-    return Opinion(result, why, time.perf_counter() - start, about)
+    engines = sorted(set(_USED), key=lambda e: e != ENGINE) or [ENGINE]
+    scripts = tuple(_SCRIPTS) if result == "agrees" else ()
+    del _USED[:], _SCRIPTS[:]
+    return Opinion(result, why, time.perf_counter() - start, about, " + ".join(engines), scripts)
+
+
+def _script_of(entry) -> tuple:
+    """``(script, engine)``: a query as a standalone SMT-LIB 2.6 script, its expected answer on the first line."""
+    if len(entry) == 2:
+        return entry
+    solver, engine, answer = entry
+    body = "\n".join(line for line in solver.to_smt2().splitlines()
+                     if not line.startswith(("(check-sat)", "; benchmark", "(set-info")))
+    return (f"; expect: {answer}\n(set-logic ALL)\n{body.strip()}\n(check-sat)\n", engine)
 
 
 def identity(lhs, rhs, assume=()) -> Opinion:
@@ -357,7 +413,7 @@ def _mapping_of(rule) -> dict:
     return dict(found) if isinstance(found, dict) else {}
 
 
-def step(prev, nxt, rule, assume=(), equations=False, premises=()) -> Opinion:
+def step(prev, nxt, rule, assume=(), equations=False, premises=(), cited=()) -> Opinion:
     """Re-check one chain step ``prev → nxt`` as Z3 sees it.
 
     An equality step (``prev = nxt``) is an identity, where ``substitute`` reads ``prev`` with its mapping. An
@@ -374,16 +430,18 @@ def step(prev, nxt, rule, assume=(), equations=False, premises=()) -> Opinion:
     >>> step((a + b, b + a), (z, 2 * z), rules.instantiate({a: z, b: 0}), equations=True).result
     'disagrees'
     """
-    assume, premises = tuple(assume), tuple(premises)
+    assume, premises, cited = tuple(assume), tuple(premises), tuple(tuple(c) for c in cited)
 
     def run():
+        if equations and rule.name == "by":
+            return _readings(lambda mode: _by(prev, nxt, rule, assume, cited, mode), prev, nxt)
         if equations:
-            return _implication(prev, nxt, rule, assume, premises)
+            return _readings(lambda mode: _implication(prev, nxt, rule, assume, premises, mode), prev, nxt)
         if rule.name == "substitute":
             return _substitution(prev, nxt, _mapping_of(rule), assume)
         return _identity(prev, nxt, assume)
 
-    key = ("step", prev, nxt, rule.name, _mapping_of(rule), assume, equations, premises)
+    key = ("step", prev, nxt, rule.name, _mapping_of(rule), assume, equations, premises, cited)
     return _memo(key, "proved", run)
 
 
@@ -444,7 +502,66 @@ def _instance(t, lhs, rhs, mapping, facts, assume=()) -> str:
     return f"(=> {_and(guard)} {equal})" if guard else equal
 
 
-def _implication(prev, nxt, rule, assume, premises):
+def _readings(run, *exprs) -> str:
+    """``run(mode)`` with the translator's plain reading; where a transcendental function or constant puts it
+    outside, with them uninterpreted (Z3: ``unsat`` is still a proof, a model no counterexample), then as the
+    real functions they are (cvc5, whose ``sat`` is a counterexample)."""
+    try:
+        return run({})
+    except Outside as exc:
+        if not str(exc).startswith(("a transcendental function", "the constant")):
+            raise
+        first = exc
+    names = why_abstract(*[x for e in exprs for x in (e if isinstance(e, tuple) else (e,))])
+    try:
+        return run({"abstract": True}) + f" with {names} uninterpreted"
+    except (Outside, _Unknown, _Disagrees, z3.Z3Exception):
+        del _SCRIPTS[:]
+    try:
+        return run({"native": _cvc5.FUNCTIONS}) + f" (cvc5, {names} as real functions)"
+    except Outside:
+        raise first from None
+
+
+def _pair(eq):
+    """An equation ``(lhs, rhs)`` as a pair of SymPy objects (explicit matrices made immutable)."""
+    return tuple(sp.ImmutableMatrix(x) if isinstance(x, sp.MatrixBase) else sp.sympify(x) for x in eq)
+
+
+def _by(prev, nxt, rule, assume, cited, mode=None):
+    """Modus ponens with other chains, re-checked as such: (1) every chain cited is confirmed on its own; (2) each
+    cited chain's start follows from ``prev`` (``unsat`` of ``prev ∧ start ≠``, every symbol free: it follows for
+    all values, so also where a cited chain reads its premise for all values of some); (3) ``nxt`` follows from
+    the cited conclusions, each guarded by its chain's assumptions (a chain holds where they do), with ``prev``
+    and this chain's assumptions."""
+    names = set(rule.uses)
+    if not cited or {c[0] for c in cited} != names:
+        raise Outside("a step resting on chains whose conclusions are not known here")
+    for name, _, _, _, confirmed in cited:
+        if not confirmed:
+            raise Outside(f"a step resting on {name}, which the second opinion has not confirmed")
+    eqs = [_pair(prev), _pair(nxt)] + [_pair(e) for c in cited for e in (c[1], c[2])]
+    if size_symbols(*[x for e in eqs for x in e]) or complex_inputs(*[x for e in eqs for x in e], *assume):
+        raise Outside("an implication between statements about complex or symbolic-size quantities")
+    t = Translator(defer=True, **(mode or {}))
+    here = _and(_is_zero(c) for c in _components(t, *eqs[0]))
+    goal = [_nonzero(c) for c in _components(t, *eqs[1])]
+    starts, hypotheses = [], []
+    for _, start, conclusion, their_assume, _ in cited:
+        starts.append([_nonzero(c) for c in _components(t, *_pair(start))])
+        holds = _and(_is_zero(c) for c in _components(t, *_pair(conclusion)))
+        guard = [t.boolean(c) for c in their_assume]
+        hypotheses.append(f"(=> {_and(guard)} {holds})" if guard else holds)
+    facts = t.domain + t.side + t.defined + [t.boolean(c) for c in assume] + [here]
+    for goals in starts:
+        if any(r == z3.sat for r in _queries(t, facts, goals, t.inverses)):
+            raise _Disagrees("a cited chain's start does not follow from the current equation")
+    if any(r == z3.sat for r in _queries(t, facts + hypotheses, goal, t.inverses)):
+        raise _Disagrees("Z3 finds values at which the cited conclusions hold and the next equation does not")
+    return f"the cited chains' conclusions ({len(cited)}, each confirmed) imply the next equation"
+
+
+def _implication(prev, nxt, rule, assume, premises, mode=None):
     if rule.name == "termwise":
         raise Outside("a step that reads the premise at every term of a finite sum (at values depending on the "
                       "sum's index)")
@@ -454,7 +571,7 @@ def _implication(prev, nxt, rule, assume, premises):
         raise Outside("an implication between statements about complex or symbolic-size quantities")
     if rule.name == "by":
         raise Outside("a step resting on other chains (their conclusions from the same premise)")
-    t = Translator()
+    t = Translator(**(mode or {}))
     goals = [_nonzero(c) for c in _components(t, nxt[0], nxt[1])]
     # the premise holds at the step's own values, and for all values of the variables an instantiation puts
     # values for (the chain's premise is read so); every other symbol is fixed, the same as in the conclusion
@@ -495,7 +612,9 @@ def combine(opinions) -> Opinion | None:
     for result in ("disagrees", "unknown", "outside fragment"):
         for k, o in enumerate(opinions, 1):
             if o.result == result:
-                return Opinion(result, f"step {k}: {o.why}", seconds, "proved")
+                return Opinion(result, f"step {k}: {o.why}", seconds, "proved", o.engine)
     sized = sorted({o.why for o in opinions if o.why.startswith("for ")})
     why = f"every step ({len(opinions)})" + (f", {sized[0]}" if sized else "")
-    return Opinion("agrees", why, seconds, "proved")
+    engines = sorted({e for o in opinions for e in o.engine.split(" + ")}, key=lambda e: e != ENGINE)
+    return Opinion("agrees", why, seconds, "proved", " + ".join(engines),
+                   tuple(x for o in opinions for x in o.scripts))

@@ -351,8 +351,15 @@ class Translator:
     """
 
     def __init__(self, *, complex_mode: bool = False, sizes=None, prefix: str = "", abstract: bool = False,
-                 share: "Translator | None" = None, defer: bool = False):
+                 share: "Translator | None" = None, defer: bool = False, native: dict | None = None):
         self.complex_mode = complex_mode
+        if share is not None:  # one script: the same reading of transcendental functions
+            abstract, native = share.abstract, share.native
+        #: transcendental functions written as SMT-LIB's own (SymPy's name -> SMT-LIB's), π as ``real.pi``:
+        #: for an engine that reads them (cvc5), never parsed by Z3
+        self.native = dict(native or {})
+        self.exp_args: list = share.exp_args if share else []  # the arguments exp is applied to (natively)
+        defer = defer and not self.native
         self.sizes = {k: sp.Integer(v) for k, v in (sizes or {}).items()}
         self.prefix = prefix
         self.abstract = abstract
@@ -377,6 +384,19 @@ class Translator:
         self._app_of: dict = {}
 
     # -- the script ----------------------------------------------------------------------------------------
+    def lemmas(self) -> list:
+        """Facts of the real exp at the arguments it is applied to (ground, outside quantifiers): it is strictly
+        increasing, so ``exp a = exp b`` only where ``a = b``. True of exp for all values of the constants in them
+        (whatever they stand for), they only help an engine find a proof."""
+        ground = sorted(set(self.exp_args))
+        return [f"(=> (= (exp {a}) (exp {b})) (= {a} {b}))" for a, b in itertools.combinations(ground, 2)][:200]
+
+    def script(self, formulas) -> str:
+        """The declarations and assertions of SMT-LIB ``formulas`` (text) as one script body, with
+        :meth:`lemmas`."""
+        return "\n".join(self._decls.values()) + "\n" + "\n".join(
+            f"(assert {f})" for f in [*formulas, *self.lemmas()])
+
     def parse(self, formulas) -> list:
         """The Z3 formulas of SMT-LIB ``formulas`` (text), with every constant and function declared.
 
@@ -532,6 +552,10 @@ class Translator:
         if e is sp.I:
             return (ZERO, ONE)
         if isinstance(e, sp.NumberSymbol):
+            if self.native and e is sp.pi:
+                return ("real.pi", None)
+            if self.native and e is sp.E and "exp" in self.native:
+                return (f"({self.native['exp']} 1.0)", None)
             if self.abstract:
                 self.abstracted.add(str(e))
                 return self._constant(e)
@@ -571,6 +595,11 @@ class Translator:
             raise Outside("a matrix where a scalar was expected")
         name = getattr(e.func, "__name__", type(e).__name__)
         if name in TRANSCENDENTAL:
+            if name in self.native and isinstance(e, sp.Function) and len(e.args) == 1:
+                x = self.real(e.args[0])
+                if name == "exp":
+                    self.exp_args.append(x)
+                return (f"({self.native[name]} {x})", None)
             if self.abstract and isinstance(e, sp.Function):
                 self.abstracted.add(name)
                 return self._applied(e)

@@ -1,0 +1,54 @@
+"""cvc5 as a second engine: an SMT-LIB 2.6 script in, ``sat``/``unsat``/``unknown`` out.
+
+Where Z3 is outside its fragment (``exp``, ``sin``, ``cos``, π), cvc5's ``(set-logic ALL)`` reads them as the
+real functions they are and decides many such queries by incremental linearisation. The script is parsed by
+cvc5's own reader (:class:`cvc5.InputParser` with a :class:`cvc5.SymbolManager`): this module knows nothing of
+SymPy, of Z3 or of the rest of derive. Every call has a time limit (``tlimit-per``, never more than it is given)
+and a deterministic resource limit (``rlimit-per``).
+
+>>> check("(declare-const x Real)(assert (> x 0.0))(assert (not (> (exp x) 1.0)))")
+'unsat'
+>>> check("(declare-const x Real)(assert (> x 0.0))")
+'sat'
+"""
+from __future__ import annotations
+
+import cvc5 as _cvc5
+
+__all__ = ["ENGINE", "RLIMIT", "check", "script", "FUNCTIONS"]
+
+ENGINE = f"cvc5 {getattr(_cvc5, '__version__', '')}".strip()
+#: cvc5's resource limit per query (deterministic)
+RLIMIT = 3_000_000
+#: the transcendental functions cvc5 reads natively, by SymPy's name -> SMT-LIB's
+FUNCTIONS = {"exp": "exp", "sin": "sin", "cos": "cos", "tan": "tan"}
+
+
+def script(body: str, logic: str = "ALL", expect: str | None = None) -> str:
+    """A standalone SMT-LIB 2.6 script: ``; expect:`` (when given), the logic, ``body`` (declarations and
+    assertions), ``(check-sat)``."""
+    head = f"; expect: {expect}\n" if expect else ""
+    return f"{head}(set-logic {logic})\n{body.strip()}\n(check-sat)\n"
+
+
+def check(body: str, ms: int = 2000, logic: str = "ALL") -> str:
+    """cvc5's answer to the declarations and assertions ``body`` (SMT-LIB 2.6 text, without ``set-logic`` or
+    ``check-sat``): ``sat``, ``unsat`` or ``unknown`` (a limit, or an incomplete procedure), within ``ms``."""
+    if ms <= 0:
+        return "unknown"
+    tm = _cvc5.TermManager()
+    solver = _cvc5.Solver(tm)
+    solver.setOption("tlimit-per", str(int(ms)))
+    solver.setOption("rlimit-per", str(RLIMIT))
+    symbols = _cvc5.SymbolManager(tm)
+    parser = _cvc5.InputParser(solver, symbols)
+    parser.setStringInput(_cvc5.InputLanguage.SMT_LIB_2_6, script(body, logic), "query")
+    answer = "unknown"
+    while True:
+        command = parser.nextCommand()
+        if command.isNull():
+            break
+        out = command.invoke(solver, symbols).strip()
+        if out:
+            answer = out.split()[0]
+    return answer if answer in ("sat", "unsat") else "unknown"
