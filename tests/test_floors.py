@@ -1,0 +1,42 @@
+"""Figures the suite has reached, held as floors: read from the committed notebooks' outputs (which nbval checks
+are those of a fresh run), so a change that lowers one fails here and says by how much."""
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from derive.present.audit import audit
+from derive.run.runner import claims_of, find_notebooks
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+#: the share of proved claims an independent engine confirms
+CONFIRMED_FLOOR = 0.90
+#: the items the paper states for every size that are proved at every size in every direction
+EVERY_SIZE_BOTH_WAYS = ["1.1", "2.1", "2.2", "3.1", "3.3", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3", "5.4"]
+
+
+@pytest.fixture(scope="module")
+def records():
+    return [r for path in find_notebooks(NOTEBOOKS) for r in claims_of(nbformat.read(path, as_version=4))]
+
+
+def test_independent_engines_confirm_at_least_ninety_percent_of_proofs_and_none_disagrees(records):
+    proved = [r for r in records if r["verdict"] == "proved"]
+    results = [(r.get("second_opinion") or {}).get("result") for r in proved]
+    assert "disagrees" not in results
+    share = results.count("agrees") / len(proved)
+    assert share >= CONFIRMED_FLOOR, f"{share:.1%} of {len(proved)} proved claims confirmed"
+
+
+def test_the_paper_items_stated_for_every_size_stay_proved_at_every_size_both_ways(records):
+    rows = {r["item"]: r for r in audit(records).json()}
+    for item in EVERY_SIZE_BOTH_WAYS:
+        row = rows[item]
+        assert row["scope"] == "every size", (item, row["scope"])
+        assert all(d["status"] == "yes" for d in row["directions"].values()), (item, row["directions"])
+
+
+def test_6_1_and_6_2_are_proved_both_ways(records):
+    rows = {r["item"]: r for r in audit(records).json()}
+    for item in ("6.1", "6.2"):
+        assert [d["status"] for d in rows[item]["directions"].values()] == ["yes", "yes"], item
