@@ -13,11 +13,16 @@ and a deterministic resource limit (``rlimit-per``).
 """
 from __future__ import annotations
 
-import cvc5 as _cvc5
+try:
+    import cvc5 as _cvc5
+except ImportError:  # a machine without it (the browser's Pyodide): the queries only cvc5 reads stay outside
+    _cvc5 = None
 
-__all__ = ["ENGINE", "RLIMIT", "check", "script", "FUNCTIONS"]
+__all__ = ["AVAILABLE", "ENGINE", "RLIMIT", "check", "script", "FUNCTIONS"]
 
-ENGINE = f"cvc5 {getattr(_cvc5, '__version__', '')}".strip()
+#: whether cvc5 can be asked here
+AVAILABLE = _cvc5 is not None
+ENGINE = f"cvc5 {getattr(_cvc5, '__version__', '')}".strip() if AVAILABLE else "cvc5 (not installed)"
 #: cvc5's resource limit per query (deterministic)
 RLIMIT = 3_000_000
 #: the transcendental functions cvc5 reads natively, by SymPy's name -> SMT-LIB's

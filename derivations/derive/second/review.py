@@ -96,6 +96,8 @@ _SCRIPTS: list = []
 
 def _cvc5_queries(t: Translator, facts, goals):
     """For each goal, cvc5's answer to ``facts ∧ goal`` (the translator writes transcendental functions natively)."""
+    if not _cvc5.AVAILABLE:
+        raise Outside("a transcendental function that only cvc5 reads, and cvc5 is not installed here")
     for g in goals:
         body = t.script(list(facts) + [g])
         answer = _cvc5.check(body, time_left_ms())
