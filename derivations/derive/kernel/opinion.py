@@ -63,33 +63,31 @@ def review_claim(claim, found=None, seconds=None) -> None:
     _disagreement(f"claim {claim.identifier} is {verdict} by the kernel", opinion, claim)
 
 
-def _premises(rule) -> list:
-    """The claims a step rests on (``using``), as ``(lhs, rhs, assume)``, when they are proved."""
-    out = []
+def _used(rule):
+    """The recorded statements a step names in ``uses`` (an identifier not recorded here is left out)."""
     for ident in rule.uses:
         try:
-            used = registry.get(ident)
+            yield registry.get(ident)
         except KeyError:
             continue
-        if getattr(used, "kind", "") == "claim" and used.verdict.value == "proved":
-            out.append((used.lhs, used.rhs, used.assume))
-    return out
+
+
+def _premises(rule) -> list:
+    """The claims a step rests on (``using``), as ``(lhs, rhs, assume)``, when they are proved."""
+    return [(used.lhs, used.rhs, used.assume) for used in _used(rule)
+            if getattr(used, "kind", "") == "claim" and used.verdict.value == "proved"]
 
 
 def _cited(rule) -> list:
     """The chains a ``by`` step rests on, as ``(name, start, conclusion, assume, confirmed)``: ``confirmed`` when
     the chain is proved and the second opinion agrees with it (each of its own steps confirmed)."""
     out = []
-    for ident in rule.uses:
-        try:
-            used = registry.get(ident)
-        except KeyError:
-            continue
+    for used in _used(rule):
         if getattr(used, "kind", "") != "chain" or not used.equations:
             continue
         opinion = getattr(used, "second_opinion", None)
         confirmed = used.verdict.value == "proved" and opinion is not None and opinion.result == "agrees"
-        out.append((ident, used.start, used.conclusion, tuple(used.assume), confirmed))
+        out.append((used.identifier, used.start, used.conclusion, tuple(used.assume), confirmed))
     return out
 
 
