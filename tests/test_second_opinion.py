@@ -10,6 +10,7 @@ import derive
 from derive import rules, second
 from derive.kernel import strategies
 from derive.kernel.claims import SoundnessError
+from derive.second import cvc5 as second_cvc5
 from derive.second import review
 from derive.second.translate import Outside, Translator
 
@@ -228,3 +229,29 @@ def test_an_instantiation_is_read_from_the_premise_for_all_values_of_what_it_put
     assert review.step((a * _M, a), (_M, sp.Integer(1)), rules.instantiate({a: 1}), equations=True).result == "agrees"
     assert review.step((s(a) * _M, s(_M) * a), (s(1) * _M, s(_M)), rules.instantiate({a: 1}),
                        equations=True).result == "agrees"
+
+
+_HOPELESS = ("(declare-const a Real)(assert (not (= (+ (* (sin a) (sin a)) (* (cos a) (cos a))) 1.0)))")
+
+
+@pytest.mark.skipif(not second_cvc5.AVAILABLE, reason="cvc5 is not installed")
+def test_cvc5_stops_at_its_resource_limit_not_at_the_time_it_is_given():
+    # sin² + cos² = 1 is out of reach of incremental linearisation: given ten minutes, cvc5 still answers
+    # "unknown" once its deterministic resource limit is spent, so the time left to a claim is not what decides
+    second_cvc5._ANSWERS.clear()
+    assert second_cvc5.check(_HOPELESS, 600_000) == "unknown"
+
+
+@pytest.mark.skipif(not second_cvc5.AVAILABLE, reason="cvc5 is not installed")
+def test_cvc5_asks_one_query_once(monkeypatch):
+    asked = []
+    real = second_cvc5._ask
+    monkeypatch.setattr(second_cvc5, "_ask", lambda *args: asked.append(args) or real(*args))
+    second_cvc5._ANSWERS.clear()
+    body = "(declare-const x Real)(assert (> x 0.0))(assert (not (> (exp x) 1.0)))"
+    assert [second_cvc5.check(body, 5000) for _ in range(3)] == ["unsat"] * 3
+    assert len(asked) == 1
+    # an "unknown" under less time than before is not asked again; under more time it is
+    second_cvc5._ANSWERS[("(assert false)", "ALL")] = ("unknown", 100)
+    assert second_cvc5.check("(assert false)", 50) == "unknown" and len(asked) == 1
+    assert second_cvc5.check("(assert false)", 5000) == "unsat" and len(asked) == 2

@@ -1444,7 +1444,7 @@ def test_the_callers_interval_timer_keeps_ringing_through_a_budget(caller_timer)
     start = time.monotonic()
     signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)
     with pytest.raises(OutOfTime):
-        with time_budget(0.22):
+        with time_budget(0.6):  # about 12 rings; under load some merge, and 3 are asked for
             while time.monotonic() - start < 5:
                 pass
     inside = len(fired)
