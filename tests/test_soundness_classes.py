@@ -2147,3 +2147,73 @@ def test_a_step_through_exp_is_read_with_exp_as_the_real_function(target, ok):
     rule = rules.apply(sp.log)
     opinion = second_step((sp.exp(-1), sp.exp(-m)), target, rule, (), True)
     assert (opinion.result == "agrees") is ok, opinion
+
+
+# -- a case split over the sign of a real variable covers every real value, and only from what covers it --------
+_CZ = sp.Symbol("cz", real=True)
+_CP = sp.Symbol("cp", positive=True)
+_CW = sp.Symbol("cw", real=True, nonzero=True)
+_SIDES = (sp.Matrix([SIGMA(_CP), SIGMA(-_CP), SIGMA(0)]), sp.Matrix([2 * _CP, 3 * _CP, 0]))
+_TWO = (SIGMA(_CZ), 2 * sp.Max(_CZ, 0) - 3 * sp.Min(_CZ, 0))
+
+
+def test_a_case_split_over_the_sign_is_proved_and_confirmed():
+    c = chain("sound.cases_ok", _SIDES).step(_TWO, rules.cases(_CZ, _CP))
+    assert c.verdict is P and c.record()["second_opinion"]["result"] == "agrees"
+    c = chain("sound.cases_nonzero_ok", (sp.Matrix([SIGMA(_CW), SIGMA(0)]), sp.Matrix([_CW * SIGMA(1), 0]))).step(
+        (SIGMA(_CZ), SIGMA(1) * _CZ), rules.cases(_CZ, _CW))
+    assert c.verdict is P
+
+
+@pytest.mark.parametrize("start, nxt", [
+    ((SIGMA(_CP), 2 * _CP), (SIGMA(_CZ), 2 * _CZ)),  # only z > 0 is known
+    ((sp.Matrix([SIGMA(_CP), SIGMA(-_CP)]), sp.Matrix([2 * _CP, -2 * _CP])), (SIGMA(_CZ), 2 * _CZ)),  # no z = 0
+    (_SIDES, (SIGMA(_CZ), 2 * sp.Max(_CZ, 0) + 3 * sp.Min(_CZ, 0))),  # the negative side's slope with its sign lost
+    (_SIDES, (SIGMA(_CZ) * _CP, (2 * sp.Max(_CZ, 0) - 3 * sp.Min(_CZ, 0)) * _CP)),  # over left in the conclusion
+    ((sp.Matrix([SIGMA(_CP) + _CZ, SIGMA(-_CP) + _CZ, SIGMA(0) + _CZ]), sp.Matrix([2 * _CP + _CZ, 3 * _CP + _CZ, _CZ])),
+     _TWO),  # z already in the premises: it is not a new variable
+])
+def test_a_case_split_that_misses_a_case_is_not_proved(start, nxt):
+    c = chain("sound.cases_missing", start, expect=None).step(nxt, rules.cases(_CZ, _CP))
+    assert c.verdict is U, c.evidence.detail
+
+
+def test_a_case_split_reads_the_chains_assumptions_about_over_at_every_case():
+    start = (sp.Matrix([SIGMA(_CP), SIGMA(-_CP), SIGMA(0)]), sp.Matrix([2 * _CP, -2 * _CP, 0]))
+    c = chain("sound.cases_assumed", start, assume=[_CP > 1], expect=None).step((SIGMA(_CZ), 2 * _CZ),
+                                                                               rules.cases(_CZ, _CP))
+    assert c.verdict is U and "p > 1" in c.evidence.detail.replace("cp", "p")
+
+
+@pytest.mark.parametrize("z, over", [
+    (_CZ, sp.Symbol("ck", positive=True, integer=True)),  # the positive integers leave out 1/2
+    (_CZ, sp.Symbol("cq", positive=True, rational=True)),  # the positive rationals leave out √2
+    (sp.Symbol("cc"), _CP),  # a complex z is none of the cases
+    (_CZ, sp.Symbol("cn", nonnegative=True)),  # neither exactly positive nor exactly nonzero
+    (_CZ, _CZ),
+])
+def test_a_case_split_over_a_narrower_variable_is_refused(z, over):
+    with pytest.raises((TypeError, ValueError), match="cases"):
+        rules.cases(z, over)
+
+
+# -- a step between matrix-expression equations whose remainder is the zero matrix holds -------------------------
+_MS, _NS = sp.MatrixSymbol("Ms", 2, 2), sp.MatrixSymbol("Ns", 2, 2)
+
+
+@pytest.mark.parametrize("start, nxt, rule", [
+    ((_NS.T * _MS.T, _NS.T * _MS.T), (2 * _NS.T * _MS.T, 2 * _NS.T * _MS.T), rules.multiply(2)),
+    ((_MS * _NS, _NS * _MS), (3 * _MS * _NS, 3 * _NS * _MS), rules.multiply(3)),
+    ((2 * _MS, 2 * _NS), (_MS, _NS), rules.divide(sp.Integer(2))),
+])
+def test_a_step_between_matrix_equations_that_cancels_as_built_holds(start, nxt, rule):
+    assert chain("sound.matrix_step", start).step(nxt, rule).verdict is P
+
+
+@pytest.mark.parametrize("start, nxt, rule", [
+    ((_MS * _NS, _NS * _MS), (2 * _MS * _NS, 3 * _NS * _MS), rules.multiply(2)),
+    ((2 * _MS, 2 * _NS), (_MS, 2 * _NS), rules.divide(sp.Integer(2))),
+    ((_MS, _NS), (_MS * _MS, _NS * _MS), rules.multiply(3)),
+])
+def test_a_wrong_step_between_matrix_equations_is_not_proved(start, nxt, rule):
+    assert chain("sound.matrix_step_wrong", start, expect=None).step(nxt, rule).verdict is U

@@ -200,7 +200,8 @@ class Statement:
         a few words of LaTeX shown beside the equation, never instead of it.
         """
         checked = self.body_tex()
-        scope_tex, scope = printing.scope(self.objects(), self.assume)
+        scope_tex, scope = printing.scope(self.objects(), self.assume,
+                                          conjunctions=getattr(self, "equations", False))
         out = {
             "id": self.identifier,
             "kind": self.kind,

@@ -450,11 +450,20 @@ def sizes_of(objects) -> tuple[set, dict]:
     return symbolic, concrete
 
 
-def scope(objects, assume=()) -> tuple[str, str]:
+def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     """``(tex, text)``: for which values the statement about ``objects`` is claimed, read off the objects.
 
     ``text`` is ``"every size"`` when a size is a symbol, the sizes (``"d=2, m=2, n=2"``) for explicit matrices,
-    and ``""`` for scalar statements.
+    and ``""`` for scalar statements. With ``conjunctions`` (the equations of an implication chain), an explicit
+    matrix of scalar expressions is a list of scalar equations, one per entry, not a statement at its size.
+
+    >>> import sympy as sp
+    >>> a = sp.Symbol("a", real=True)
+    >>> scope([sp.Matrix([a, 2 * a])])[1], scope([sp.Matrix([a, 2 * a])], conjunctions=True)[1]
+    ('2×1', '')
+    >>> M, N = sp.MatrixSymbol("M", 2, 2), sp.MatrixSymbol("N", 2, 2)
+    >>> scope([(M * N).T, N.T * M.T], conjunctions=True)[1]
+    'M, N: 2×2'
     """
     objects = [o for o in objects if o is not None]
     symbolic, concrete = sizes_of(objects)
@@ -498,10 +507,12 @@ def scope(objects, assume=()) -> tuple[str, str]:
     elif concrete:
         text = ", ".join(f"{k}={concrete[k]}" for k in ("d", "m", "n", "r") if k in concrete)
     else:
-        shapes = [o.shape for o in objects if isinstance(o, sp.MatrixBase)]
+        # a matrix symbol of a fixed shape is a statement at that size; so is an explicit matrix, unless it only
+        # lists the scalar equations of an implication chain
+        shapes = [] if conjunctions else [o.shape for o in objects if isinstance(o, (sp.MatrixBase, sp.MatrixExpr))]
         text = "" if not shapes else ", ".join(sorted({f"{a}×{b}" for a, b in shapes}))
-        if by_shape and not concrete:
+        if by_shape:
             text = ", ".join(f"{', '.join(n.replace('{', '').replace('}', '') for n in names)}: {s[0]}×{s[1]}"
-                             for s, names in by_shape.items()) if shapes else ""
+                             for s, names in by_shape.items())
     tex = r"\text{for } " + r",\ ".join(parts) if parts else ""
     return tex, text

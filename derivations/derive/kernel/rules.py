@@ -22,7 +22,7 @@ from .witness import components, evaluate_at, instance_problem
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "simplify",
     "substitute", "instantiate", "divide", "multiply", "apply", "rearrange", "using", "by", "consequence", "put",
-    "absurd", "entry", "termwise", "delta_sums", "as_rule",
+    "absurd", "entry", "termwise", "delta_sums", "as_rule", "cases",
 ]
 
 
@@ -79,6 +79,16 @@ def _matrix_zero(expr) -> bool:
     if isinstance(expr, sp.MatMul):
         return expr.as_coeff_matrices()[0] == 0
     return False
+
+
+def _vanishes(rest) -> bool:
+    """Whether a step's remainder is zero: as built (a zero matrix expression), or entry by entry once expanded or
+    brought to one fraction (where both sides are defined)."""
+    if _zero(rest):
+        return True
+    parts = [e for _, e in components(rest)]
+    return not any(isinstance(e, MatrixExpr) for e in parts) and all(
+        strategies.expand(e) or strategies.rational(e) for e in parts)
 
 
 def _text(words: str) -> str:
@@ -219,7 +229,7 @@ def divide(by) -> Rule:
 
     def check(p, n):
         rest = _diff(n) * by - _diff(p)  # rational() leaves denominator-free differences to expand()
-        return "division by a nonzero factor" if strategies.expand(rest) or strategies.rational(rest) else None
+        return "division by a nonzero factor" if _vanishes(rest) else None
 
     requires = () if by.is_zero is False else (sp.Ne(by, 0),)
     return Rule("divide", _text("divide by ") + f"{sp.latex(by)} \\neq 0", check, equations=True, requires=requires,
@@ -257,7 +267,7 @@ def multiply(by, on: str = "left") -> Rule:
 
     def check(p, n):
         rest = _diff(n) - (_diff(p) * by if on == "right" else by * _diff(p))
-        if all(strategies.expand(e) or strategies.rational(e) for _, e in components(rest)):
+        if _vanishes(rest):
             return "multiplication of both sides"
         return None
 
@@ -553,6 +563,63 @@ def absurd() -> Rule:
         return None
 
     return Rule("absurd", _text("from a false equation"), check, equations=True)
+
+
+def _exactly(symbol, **assumptions) -> bool:
+    """Whether ``symbol`` is a symbol whose assumptions are exactly those given (``positive=True``: every
+    positive real, not only the positive integers)."""
+    return isinstance(symbol, sp.Symbol) and symbol.assumptions0 == sp.Symbol(symbol.name, **assumptions).assumptions0
+
+
+def cases(z, over) -> Rule:
+    """Every real ``z`` is one of a few cases: from equations for all values of ``over``, the next equation for
+    every real ``z``.
+
+    ``over`` positive (``p > 0``): ``z = p``, ``z = -p`` or ``z = 0``; ``over`` nonzero (``w ≠ 0``): ``z = w`` or
+    ``z = 0``. The next equation, read at each case (``z := p``, ``z := -p``, ``z := 0``), must be one of the
+    current equations (or entries): those hold for all values of ``over``, so the next one holds for every ``z``.
+    ``z`` is a real symbol that the current equation does not contain; ``over`` has no assumption beyond its sign
+    (a positive integer would cover only the integers); the chain's assumptions about ``over`` must hold at ``z``.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> p, z = derive.positive("p"), derive.real("z")
+    >>> s = derive.sigma
+    >>> derive.chain("doc.cases", (sp.Matrix([s(p), s(-p), s(0)]), sp.Matrix([2 * p, 3 * p, 0]))).step(
+    ...     (s(z), 2 * sp.Max(z, 0) - 3 * sp.Min(z, 0)), rules.cases(z, p)).verdict
+    <Verdict.PROVED: 'proved'>
+    """
+    if not (isinstance(z, sp.Symbol) and z.is_real):
+        raise TypeError(f"cases: z must be a real symbol (every real z is one of the cases), got {z!r:.60}")
+    if _exactly(over, positive=True):
+        values, sign = (over, -over, sp.Integer(0)), r" > 0"
+    elif _exactly(over, real=True, nonzero=True):
+        values, sign = (over, sp.Integer(0)), r" \neq 0"
+    else:
+        raise TypeError(f"cases: over must be a symbol that is exactly positive (derive.positive) or exactly nonzero "
+                        f"(derive.nonzero), with no other assumption, got {over!r:.60}")
+    if over == z or over.name == z.name:
+        raise ValueError(f"cases: z and over must be two symbols, got {z} twice")
+
+    def check(p, n):
+        here = _equations(p)
+        if any(z in sp.sympify(side).free_symbols for eq in here for side in eq):
+            return None  # z must be new: the current equations say nothing about it
+        if any(over in sp.sympify(side).free_symbols for side in n):
+            return None  # each case fixes over to ±z: the next equation cannot hold for every over as well
+        for eq in _equations(n):
+            for value in values:
+                at = tuple(evaluate_at(side, {z: value}) for side in eq)
+                if not any(_same_equation(at, known) for known in here):
+                    return None
+        return "every real " + sp.sstr(z) + " is one of the cases " + ", ".join(sp.sstr(v) for v in values)
+
+    label = (_text("by cases: every real ") + sp.latex(z) + _text(" is ") + r",\ ".join(map(sp.latex, values[:-1]))
+             + _text(" or ") + "0" + r"\ (" + sp.latex(over) + sign + ")")
+    # the step reads the current equations at over := z and over := -z: the chain's assumptions about over must
+    # hold there (and the second opinion takes those instances)
+    negative = ({over: -z},) if len(values) == 3 else ()
+    return Rule("cases", label, check, equations=True, instantiates={over: z}, instances=negative)
 
 
 def _same_shape(u, v) -> bool:

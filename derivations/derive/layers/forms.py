@@ -23,6 +23,7 @@ __all__ = [
     "gated",
     "gated_rank_r",
     "unit_sum",
+    "one_unit",
     "row_of",
     "column_of",
     "index_sum",
@@ -265,6 +266,34 @@ class UnitSum(MatrixExpr):
 
     def _latex(self, printer):
         return _tex_unit_sum(printer, *self.args)
+
+
+def _first_entry(value, rows, cols):
+    i, k = sp.Symbol("i", integer=True), sp.Symbol("k", integer=True)  # bound by the Lambda
+    return sp.FunctionMatrix(rows, cols, sp.Lambda((i, k), value * sp.KroneckerDelta(i, 0) * sp.KroneckerDelta(k, 0)))
+
+
+def one_unit(x, Q, K, V, a, b):
+    """Weights that make a layer of any size one unit with gate input ``a`` and linear factor ``b``: ``x = e₁`` and
+    ``Q``, ``K``, ``V`` zero but for their first entry (``a``, ``b`` and ``1``), as a mapping to instantiate with.
+
+    A premise "for every x, Q, K, V" then reads, at its first entry, as the unit's scalar identity.
+
+    >>> import sympy as sp
+    >>> from derive import real
+    >>> d, m, n = sp.symbols("d m n", integer=True, positive=True)
+    >>> x, Q, K, V = (sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("Q", m, d), sp.MatrixSymbol("K", m, d),
+    ...               sp.MatrixSymbol("V", m, n))
+    >>> a, b = real("a b")
+    >>> unit = one_unit(x, Q, K, V, a, b)
+    >>> (Q * x.T).xreplace(unit)[0, 0].doit()
+    a
+    """
+    for name, M in (("x", x), ("Q", Q), ("K", K), ("V", V)):
+        if not isinstance(M, sp.MatrixSymbol):
+            raise TypeError(f"one_unit: {name} must be a matrix symbol (the layer's variable), got {type(M).__name__}")
+    return {x: _first_entry(1, *x.shape), Q: _first_entry(a, *Q.shape), K: _first_entry(b, *K.shape),
+            V: _first_entry(1, *V.shape)}
 
 
 def row_of(M, j):

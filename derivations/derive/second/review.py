@@ -578,7 +578,8 @@ def _implication(prev, nxt, rule, assume, premises, mode=None):
     # the premise holds at the step's own values, and for all values of the variables an instantiation puts
     # values for (the chain's premise is read so); every other symbol is fixed, the same as in the conclusion
     mapping = {k: v for k, v in rule.instantiates.items() if isinstance(k, sp.Symbol)}
-    varied = set(mapping)
+    more = [m for m in ({k: v for k, v in m.items() if isinstance(k, sp.Symbol)} for m in rule.instances) if m]
+    varied = set(mapping).union(*more)
     fixed = sorted((set(sp.sympify(prev[0]).free_symbols) | set(sp.sympify(prev[1]).free_symbols)) - varied,
                    key=sp.default_sort_key)
     hypotheses = [_forall(t, prev[0], prev[1], assume, "h.", fixed)] if varied else []
@@ -587,7 +588,7 @@ def _implication(prev, nxt, rule, assume, premises, mode=None):
         if size_symbols(lhs, rhs) or complex_inputs(lhs, rhs):
             raise Outside("a step resting on a claim about complex or symbolic-size quantities")
         hypotheses.append(_forall(t, lhs, rhs, their_assume, f"u{k}."))
-    instances = [_instance(t, prev[0], prev[1], m, facts, assume) for m in [{}] + ([mapping] if mapping else [])]
+    instances = [_instance(t, prev[0], prev[1], m, facts, assume) for m in [{}] + ([mapping] if mapping else []) + more]
     # first the ground instances alone (each follows from the quantified premise, so unsat is already a proof):
     # an instantiation is settled there, without quantifiers, in a fraction of the resource limit
     try:
