@@ -40,3 +40,10 @@ def test_6_1_and_6_2_are_proved_both_ways(records):
     rows = {r["item"]: r for r in audit(records).json()}
     for item in ("6.1", "6.2"):
         assert [d["status"] for d in rows[item]["directions"].values()] == ["yes", "yes"], item
+
+
+def test_no_proved_claim_reads_x_equals_x(records):
+    # a claim whose two sides, as shown, are one expression shows nothing: it is stated before σ or a count is
+    # evaluated (where=), so that what is shown is what the paper writes
+    same = [r["id"] for r in records if r["verdict"] == "proved" and r.get("reads_same")]
+    assert not same, same

@@ -514,18 +514,11 @@ def _exact_values(unit, given) -> dict:
     return {names[k]: sp.Rational(v) for k, v in unit.evidence.witness.items() if k in names}
 
 
-_STATEMENTS = {
-    "exchange": r"\sigma(a)\,b = \sigma(b)\,a",
-    "scale_positive": r"\sigma(\alpha a) = \alpha\,\sigma(a),\ \alpha > 0",
-    "scale_nonzero": r"\sigma(\alpha a) = \alpha\,\sigma(a),\ \alpha \neq 0",
-}
-
-
 def _unit_claim(key, ctx) -> Claim:
-    lhs, rhs = _unit_sides(key, ctx.s)
-    statement = _STATEMENTS[key] + (rf",\quad \sigma(z) = {ctx.tex}" if ctx.tex else "")
+    """The unit identity as the paper writes it, ``σ(a) b = σ(b) a``, with σ's definition beside it."""
+    lhs, rhs = _unit_sides(key, _generic)
     return Claim(f"{ctx.prefix}.{ctx.name}.{key}.unit", lhs, rhs, title=f"{TITLES[key]}, one unit",
-                 statement=statement)
+                 where={_generic: ctx.s})
 
 
 def _layer_claim(key, ctx, unit) -> Claim:

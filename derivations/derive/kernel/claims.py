@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import sympy as sp
-from sympy.core.function import UndefinedFunction
+from sympy.core.function import AppliedUndef, UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr
 
 from . import cases as _cases
@@ -212,6 +212,7 @@ class Statement:
             "scope_tex": scope_tex,
             "paper": list(self.paper),  # as given; the presentation reads the rest off the identifier
             "proves": [list(p) for p in self.proves],
+            "reads_same": bool(getattr(self, "reads_same", False)),  # both sides, as shown, one expression
             "caption": self.caption,
             "verdict": self.verdict.value,
             "expect": self.expect.value if self.expect else None,
@@ -240,11 +241,16 @@ class Claim(Statement):
     kind = "claim"
 
     def __init__(self, identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", statement=None, paper=(),
-                 caption="", proves=()):
-        where = f"claim({identifier!r})"
-        require_expr(where, "lhs", lhs)
-        require_expr(where, "rhs", rhs)
+                 caption="", proves=(), where=None):
+        at = f"claim({identifier!r})"
+        require_expr(at, "lhs", lhs)
+        require_expr(at, "rhs", rhs)
         lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+        self.definitions = _definitions(at, where, lhs, rhs)
+        self.shown = (lhs, rhs)  # as written, before the definitions are put in
+        if self.definitions:
+            lhs, rhs = (_witness.evaluate_at(side, dict(self.definitions)) for side in (lhs, rhs))
+        where = at
         _same_shape(where, lhs, rhs)
         if statement is not None and not isinstance(statement, str):
             raise TypeError(f"{where}: statement must be a LaTeX str, got {type(statement).__name__}")
@@ -257,7 +263,14 @@ class Claim(Statement):
         _wellformed.check_statement(where, lhs, rhs, *self.assume)
 
     def content(self) -> tuple:
-        return (self.kind, self.lhs, self.rhs, self.assume)
+        return (self.kind, self.lhs, self.rhs, self.assume, self.shown, self.definitions)
+
+    @property
+    def reads_same(self) -> bool:
+        """Whether the two sides, as shown, are one expression printed twice (``a b = a b``): true, and it shows
+        nothing; state it before σ or a count is evaluated, with ``where``."""
+        lhs, rhs = self.shown
+        return lhs == rhs and printing.latex(lhs) == printing.latex(rhs)
 
     def _denominators(self) -> list:
         """The divisors of both sides, as written (see :mod:`derive.kernel.wellformed`)."""
@@ -271,8 +284,11 @@ class Claim(Statement):
         return _wellformed.unmet_conditions(self._denominators(), self.assume)
 
     def body_tex(self) -> str:
-        """The equation checked, printed from lhs and rhs."""
-        return printing.equation(self.lhs, self.rhs)
+        """The equation checked, printed from lhs and rhs (as written, then what they stand for: ``where``)."""
+        if not self.definitions:
+            return printing.equation(self.lhs, self.rhs)
+        return printing.equation(*self.shown) + r"\quad \text{where } " + r",\ ".join(
+            printing.equation(*_definition_sides(k, v)) for k, v in self.definitions)
 
     def objects(self) -> list:
         return [self.lhs, self.rhs]
@@ -602,8 +618,44 @@ def _refutation(found, how, seconds) -> Evidence:
     )
 
 
+def _definitions(at, where, lhs, rhs) -> tuple:
+    """``where`` as ``((key, value), ...)``: each key a symbol or an undefined function of the sides, each value
+    exact (a function's value a ``Lambda`` of as many variables)."""
+    if where is None:
+        return ()
+    if not isinstance(where, dict) or not where:
+        raise TypeError(f"{at}: where must be a non-empty dict of what symbols or functions stand for, got {where!r:.60}")
+    present = lhs.free_symbols | rhs.free_symbols | {f.func for f in (lhs.atoms(AppliedUndef) | rhs.atoms(AppliedUndef))}
+    out = []
+    for key, value in where.items():
+        if isinstance(key, sp.Lambda) and isinstance(key.expr, AppliedUndef) and key.expr.args == key.variables:
+            key = key.expr.func  # the generic activation, Lambda(z, σ(z)): the function σ itself
+        if isinstance(key, sp.Symbol):
+            require_expr(at, f"where[{key}]", value)
+            value = sp.sympify(value)
+        elif isinstance(key, UndefinedFunction):
+            if not isinstance(value, sp.Lambda):
+                raise TypeError(f"{at}: where[{key.__name__}] must be a Lambda (the function's definition), got "
+                                f"{type(value).__name__}")
+        else:
+            raise TypeError(f"{at}: where names symbols or undefined functions, got {key!r:.60}")
+        if key not in present:
+            raise ValueError(f"{at}: where defines {key if isinstance(key, sp.Symbol) else key.__name__}, which "
+                             f"neither side contains")
+        _wellformed.refuse_inexact(at, value)
+        out.append((key, value))
+    return tuple(out)
+
+
+def _definition_sides(key, value) -> tuple:
+    """``(σ(z), value at z)`` for a function, ``(N, value)`` for a symbol: a definition as an equation."""
+    if isinstance(key, sp.Symbol):
+        return key, value
+    return key(*value.variables), value.expr
+
+
 def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", statement=None, paper=(),
-          caption="", proves=()) -> Claim:
+          caption="", proves=(), where=None) -> Claim:
     """State ``lhs = rhs`` as a claim; nothing is tried until ``.prove()``, ``.refute()``, ``.check()``.
 
     Parameters
@@ -619,6 +671,15 @@ def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", st
     proves : which direction of which item its conclusion is, e.g. ``("5.3", "⇒")``, or ``"1.1"`` for a one-way
         item (the audit reads only this: a direction's scope is the narrowest of the claims that prove it and of
         everything they rest on)
+    where : what symbols or undefined functions of the sides stand for, e.g. ``{sigma: sp.Lambda(z, c*z)}`` or
+        ``{N: 12}``: the claim is shown as written, with the definitions beside it, and checked with them put in
+        (a claim whose sides SymPy has already evaluated to the same expression would show nothing: ``reads_same``)
+
+    >>> import derive, sympy as sp
+    >>> a, b, c, z = sp.symbols("a b c z", real=True)
+    >>> s = derive.sigma
+    >>> derive.claim("doc.where", s(a) * b, s(b) * a, where={s: sp.Lambda(z, c * z)}).prove().verdict
+    <Verdict.PROVED: 'proved'>
 
     Examples
     --------
@@ -629,4 +690,4 @@ def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", st
     'sign-split'
     """
     return Claim(identifier, lhs, rhs, assume=assume, uses=uses, expect=expect, title=title, statement=statement,
-                 paper=paper, caption=caption, proves=proves)
+                 paper=paper, caption=caption, proves=proves, where=where)

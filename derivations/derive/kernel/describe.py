@@ -81,7 +81,7 @@ def statement_text(statement, width: int = 100) -> str:
         joint = " ⟹ " if getattr(statement, "equations", False) else " = "
         text = joint.join(side(e) for e in [statement.start, *(s[0] for s in statement.steps)])
     else:  # each side shortened on its own, so that a long left side leaves the right one in sight
-        lhs, rhs = sp.sstr(statement.lhs), sp.sstr(statement.rhs)
+        lhs, rhs = (sp.sstr(side) for side in getattr(statement, "shown", (statement.lhs, statement.rhs)))
         half = (width - 3) // 2
         text = f"{lhs} = {rhs}" if len(lhs) + len(rhs) + 3 <= width else (
             f"{shorten(lhs, max(half, width - 3 - len(rhs)))} = {shorten(rhs, max(half, width - 3 - len(lhs)))}")
@@ -89,6 +89,11 @@ def statement_text(statement, width: int = 100) -> str:
     if unexpected(record):
         head += f" (expected {record['expect']})"
     lines = [head + (f" — {record['title']}" if record["title"] else ""), "  " + shorten(text, width)]
+    definitions = getattr(statement, "definitions", ())
+    if definitions:
+        lines.append("  where " + shorten(", ".join(
+            f"{sp.sstr(k)} = {sp.sstr(v)}" if isinstance(k, sp.Symbol) else
+            f"{k.__name__}({', '.join(map(sp.sstr, v.variables))}) = {sp.sstr(v.expr)}" for k, v in definitions), width - 8))
     if record["assume"]:
         lines.append("  assuming " + shorten(", ".join(record["assume"]), width - 9))
     lines.append("  " + shorten(how(record), width))
