@@ -2217,3 +2217,37 @@ def test_a_step_between_matrix_equations_that_cancels_as_built_holds(start, nxt,
 ])
 def test_a_wrong_step_between_matrix_equations_is_not_proved(start, nxt, rule):
     assert chain("sound.matrix_step_wrong", start, expect=None).step(nxt, rule).verdict is U
+
+
+# -- where=: a claim shown as written is checked with its definitions put in, and only with exact ones ----------
+_WZ = sp.Symbol("wz", real=True)
+
+
+def test_a_claim_with_definitions_is_checked_with_them_put_in():
+    relu = sp.Lambda(_WZ, sp.Max(0, _WZ))
+    c = claim("sound.where_relu", SIGMA(a) * b, SIGMA(b) * a, where={SIGMA: relu}, expect="refuted").refute()
+    assert c.verdict is R and c.record()["second_opinion"]["result"] == "agrees"
+    n = sp.Symbol("nw", integer=True)
+    assert claim("sound.where_count", n, 3 * a, where={n: 12, a: 4}, expect="proved").prove().verdict is P
+    assert claim("sound.where_count_wrong", n, 3 * a, where={n: 12, a: 5}, expect="refuted").refute().verdict is R
+    shown = claim("sound.where_shown", SIGMA(a) * b, SIGMA(b) * a, where={SIGMA: sp.Lambda(_WZ, 2 * _WZ)})
+    assert r"\text{where }" in shown.body_tex() and not shown.reads_same
+
+
+@pytest.mark.parametrize("where", [
+    {SIGMA: sp.Lambda(_WZ, sp.Float(0.5) * _WZ)},  # a float in a definition
+    {SIGMA: sp.Max(0, _WZ)},  # a function defined by an expression, not a Lambda
+    {sp.Symbol("absent", real=True): 1},  # a symbol neither side contains
+    {a: sp.Float(2.0)},
+    {sp.Max(0, a): 1},  # neither a symbol nor a function
+])
+def test_a_definition_that_is_not_exact_or_not_of_the_claim_is_refused_in_one_line(where):
+    with pytest.raises((TypeError, ValueError)) as info:
+        claim("sound.where_bad", SIGMA(a) * b, SIGMA(b) * a, where=where)
+    assert "\n" not in str(info.value)
+
+
+def test_a_claim_that_reads_x_equals_x_says_so():
+    assert claim("sound.same", a * b, b * a).reads_same
+    assert not claim("sound.not_same", SIGMA(a) * b, SIGMA(b) * a,
+                     where={SIGMA: sp.Lambda(_WZ, _WZ)}).reads_same
