@@ -1,7 +1,7 @@
 """Mutation testing of the kernel with mutmut: `make mutation` (never part of `make test`).
 
 mutmut names a module after its file's path, so the package must sit at the top of the folder it runs
-in: this script lays out `build/mutation/` with links to `derivations/derive`, `tests` and
+in: this script lays out `build/mutation/` with links to `derivations/derive`, `tests`, `notebooks` and
 `pyproject.toml` (whose `[tool.mutmut]` section says which modules are mutated and which tests run),
 runs `mutmut run` there, and prints the score: killed / total and the wall time.
 
@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / "build" / "mutation"
-LINKS = {"derive": ROOT / "derivations" / "derive", "tests": ROOT / "tests",
+LINKS = {"derive": ROOT / "derivations" / "derive", "tests": ROOT / "tests", "notebooks": ROOT / "notebooks",
          "pyproject.toml": ROOT / "pyproject.toml"}
 
 
