@@ -153,3 +153,13 @@ def test_a_column_of_scalar_equations_in_a_chain_is_no_size_but_an_explicit_matr
     records = [rec("kv.x", proves=[("1.1", "⇒")], scope="every size", uses=["kv.y"]),
                {**derive.claim("kv.y", (M := sp.MatrixSymbol("Mq", 2, 2)).T.T, M).prove().record(), "id": "kv.y"}]
     assert way(records, "1.1")["scope"] == "sizes Mq: 2×2"
+
+
+def test_a_chain_holds_only_as_far_as_its_premise_is_proved():
+    lifted = {**rec("atlas.x.every_size", proves=[("B2", "⇒")], scope="every size", uses=["atlas.x.unit"]),
+              "premise": "atlas.x.unit"}
+    for verdict, expect, status in [("proved", "proved", "yes"), ("refuted", "refuted", "no"),
+                                    ("unproven", None, "no")]:
+        unit = rec("atlas.x.unit", verdict=verdict, expect=expect)
+        got = way([lifted, unit], "B2")["status"]
+        assert (got == "yes") is (status == "yes"), (verdict, got)

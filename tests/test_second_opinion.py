@@ -255,3 +255,49 @@ def test_cvc5_asks_one_query_once(monkeypatch):
     second_cvc5._ANSWERS[("(assert false)", "ALL")] = ("unknown", 100)
     assert second_cvc5.check("(assert false)", 50) == "unknown" and len(asked) == 1
     assert second_cvc5.check("(assert false)", 5000) == "unsat" and len(asked) == 2
+
+
+# -- a step about matrices of every size is re-read at the smallest sizes, entry by entry -----------------------
+def _one_unit_layer(act, a0, b0):
+    from derive.classifier import sizes
+    from derive.layers import forms
+    lhs, rhs = sizes.layer_sides("exchange", act)
+    unit = forms.one_unit(sizes._X, sizes._Q, sizes._K, sizes._V, sp.Integer(a0), sp.Integer(b0))
+    return (lhs, rhs), tuple(side.xreplace(unit) for side in (lhs, rhs)), unit
+
+
+@pytest.mark.parametrize("act, b0, seen, result", [
+    ("relu", -1, (sp.Integer(0), sp.Integer(-1)), "agrees"),  # relu(-1)·1 and relu(1)·(-1)
+    ("relu", 1, (sp.Integer(1), sp.Integer(2)), "disagrees"),  # there the premise holds, and 1 = 2 does not follow
+    ("identity", -1, (sp.Integer(-1), sp.Integer(-1)), "agrees"),
+    ("identity", -1, (sp.Integer(-1), sp.Integer(0)), "disagrees"),
+])
+def test_an_entry_of_an_every_size_layer_is_rechecked_at_small_sizes(act, b0, seen, result):
+    # (with relu at b = -1 the premise is false at that instance, and every conclusion follows from it)
+    _, instance, _ = _one_unit_layer(derive.activation(act), 1, b0)
+    opinion = second.step(instance, seen, rules.entry(0, 0), equations=True)
+    assert opinion.result == result, opinion
+    assert result == "disagrees" or "d, m, n = 1, 2" in opinion.why
+
+
+def test_an_instantiation_of_every_size_matrices_is_rechecked_entry_by_entry():
+    # the identity keeps the exchange, so the premise holds and only its true instances follow from it
+    start, instance, unit = _one_unit_layer(derive.activation("identity"), 2, -3)
+    assert second.step(start, instance, rules.instantiate(unit), equations=True).result == "agrees"
+    wrong = (instance[0] + sp.OneMatrix(*instance[0].shape), instance[1])
+    assert second.step(start, wrong, rules.instantiate(unit), equations=True).result == "disagrees"
+
+
+@pytest.mark.parametrize("extra, result", [(0, ("agrees", "unknown")), (1, ("disagrees",))])
+def test_a_premise_read_at_every_term_is_rechecked_at_small_sizes(extra, result):
+    # σ undefined: the true step may be beyond Z3's nonlinear arithmetic (σ's values times V's entries), never
+    # refuted; the false one (a term off by 1) is refuted, with σ = id as the model
+    from derive.classifier import sizes
+    from derive.layers import forms
+    s_ = derive.sigma
+    a_j, b_j = (sizes._X * sizes._Q.T)[0, sizes._J], (sizes._X * sizes._K.T)[0, sizes._J]
+    term = sp.Lambda((sizes._A, sizes._B), s_(sizes._B) * sizes._A - s_(sizes._A) * sizes._B + extra)
+    nxt = (forms.unit_sum(term, sizes._X, sizes._Q, sizes._K, sizes._V), sp.ZeroMatrix(1, sizes._N))
+    start = (s_(sizes._A) * sizes._B, s_(sizes._B) * sizes._A)
+    rule = rules.termwise({sizes._A: a_j, sizes._B: b_j}, index=sizes._J)
+    assert second.step(start, nxt, rule, equations=True).result in result

@@ -2251,3 +2251,108 @@ def test_a_claim_that_reads_x_equals_x_says_so():
     assert claim("sound.same", a * b, b * a).reads_same
     assert not claim("sound.not_same", SIGMA(a) * b, SIGMA(b) * a,
                      where={SIGMA: sp.Lambda(_WZ, _WZ)}).reads_same
+
+
+# -- σ applied entrywise at symbolic size: a divisor nonzero at every real argument needs nothing, others do ----
+_DS, _MS_ = sp.symbols("ds ms", integer=True, positive=True)
+_XE, _QE = sp.MatrixSymbol("xe", 1, _DS), sp.MatrixSymbol("Qe", _MS_, _DS)
+_TE = sp.Symbol("te")
+
+
+@pytest.mark.parametrize("body, needs", [
+    (_TE / (1 + sp.exp(-_TE)), False),  # SiLU: 1 + e^{-t} > 0 for real t
+    (1 / (1 + _TE**2), False),
+    (1 / _TE, True),
+    (1 / (_TE**2 - 1), True),
+    (1 / (1 + _TE**3), True),  # zero at t = -1
+])
+def test_an_entrywise_divisor_is_asked_for_exactly_where_it_may_vanish(body, needs):
+    from derive.kernel import wellformed
+    from derive.layers import forms
+    found = wellformed.denominators(forms.elementwise(sp.Lambda(_TE, body), _XE * _QE.T))
+    assert bool(found) is needs, found
+
+
+def test_an_entrywise_divisor_of_a_complex_matrix_is_still_asked_for():
+    from derive.kernel import wellformed
+    Z = sp.MatrixSymbol("Ze", 1, _DS)
+    from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+    e = ElementwiseApplyFunction(sp.Lambda(_TE, 1 / (1 + sp.exp(_TE))), sp.I * Z)
+    assert wellformed.denominators(e)
+
+
+# -- a verdict lifted to every size: broken only at a true witness, kept only from a proved unit identity --------
+def _lift_witness(**values):
+    return {sp.Symbol(k, real=True) if k != "alpha" else sp.Symbol("alpha", positive=True): sp.Integer(v)
+            for k, v in values.items()}
+
+
+@pytest.mark.parametrize("act, key, values", [
+    ("relu", "exchange", {"a": 1, "b": 1}),  # relu(1)·1 = relu(1)·1: no counterexample there
+    ("identity", "exchange", {"a": 1, "b": -1}),  # the identity keeps the exchange everywhere
+    ("relu", "scale_positive", {"a": -1, "alpha": 3}),  # relu is positively homogeneous
+])
+def test_a_layer_broken_at_every_size_needs_a_true_counterexample(act, key, values):
+    from derive.classifier import sizes
+    lifted = sizes.broken(f"sound.lift_broken.{act}.{key}", key, derive.activation(act), _lift_witness(**values))
+    assert lifted.verdict is U, lifted.evidence.detail
+
+
+def test_a_layer_kept_at_every_size_rests_on_its_unit_identity():
+    from derive.classifier import sizes
+    from derive.present.audit import audit
+    relu = derive.activation("relu")
+    unit = claim("sound.lift_unit", SIGMA(a) * b, SIGMA(b) * a, where={SIGMA: relu}, expect="refuted").refute()
+    lifted = sizes.kept("sound.lift_kept", "exchange", relu, unit, prefix="sound.lift", proves="B2")
+    assert lifted.verdict is P  # the implication holds: if relu kept the unit identity, the layer would keep it
+    records = [lifted.record(), unit.record(), sizes._reduction("sound.lift", "exchange").record()]
+    row = next(r for r in audit(records).json() if r["item"] == "B2")
+    assert row["directions"]["⇒"]["status"] != "yes"  # it rests on a refuted unit: no conclusion
+
+
+# -- a Kronecker delta pulled out of a Piecewise summand only when every branch has it --------------------------
+_DT = sp.Symbol("dt", integer=True)
+_DN = sp.Symbol("dn", integer=True, positive=True)
+
+
+@pytest.mark.parametrize("body, value", [
+    (sp.Piecewise((sp.KroneckerDelta(_DT, 0) * a, a > 0), (sp.KroneckerDelta(_DT, 0) * b, True)),
+     sp.Piecewise((a, a > 0), (b, True))),
+    (sp.Piecewise((sp.KroneckerDelta(_DT, 0) * _DT, _DT > 0), (2 * sp.KroneckerDelta(_DT, 0), True)), 2),
+    (sp.Piecewise((sp.KroneckerDelta(_DT, 0) * a, a > 0), (1, True)), None),  # a branch without δ: no pick
+    (sp.Piecewise((sp.KroneckerDelta(_DT, 0), a > 0), (sp.KroneckerDelta(_DT, 1), True)), None),  # two deltas
+    (sp.Piecewise((sp.KroneckerDelta(_DT, 0) * a + 1, a > 0), (sp.KroneckerDelta(_DT, 0), True)), None),
+])
+def test_a_delta_is_pulled_out_of_a_piecewise_only_from_every_branch(body, value):
+    got = rules.delta_sums(sp.Sum(body, (_DT, 0, _DN - 1)))
+    if value is None:
+        assert got is None, got
+    else:
+        assert got is not None and sp.simplify(got - value) == 0, got
+
+
+def test_a_premise_is_the_claim_or_the_equality_chain_that_derives_the_chains_start():
+    relu = derive.activation("relu")
+    alpha = sp.Symbol("alpha", positive=True)
+    start = (relu(alpha * a), alpha * relu(a))
+    derived = chain("sound.premise_chain", start[0] - start[1]).step(sp.Integer(0), rules.sign_split)
+    assert chain("sound.premise_ok", start, premise=derived).record()["premise"] == "sound.premise_chain"
+    not_zero = chain("sound.premise_not_zero", start[0] - start[1]).step(start[0] - start[1] + 0 * a, "expand")
+    other = claim("sound.premise_other", relu(a) * b, relu(b) * a, expect="refuted")
+    for bad in (not_zero, other, "sound.premise_chain"):
+        with pytest.raises((TypeError, ValueError), match="premise"):
+            chain("sound.premise_bad", start, premise=bad)
+
+
+@pytest.mark.parametrize("lhs, rhs, true", [
+    (lambda x: sp.tanh(x), lambda x: 1 - 2 / (sp.exp(2 * x) + 1), True),
+    (lambda x: sp.tanh(x) * (sp.exp(2 * x) + 1), lambda x: sp.exp(2 * x) - 1, True),
+    (lambda x: sp.tanh(x), lambda x: 1 - 1 / (sp.exp(2 * x) + 1), False),
+    (lambda x: sp.sinh(x) + sp.cosh(x), lambda x: sp.exp(x) + 1, False),
+    (lambda x: sp.cosh(x) - sp.sinh(x), lambda x: sp.exp(-x), True),
+])
+def test_hyperbolic_functions_are_read_through_exp_and_a_false_identity_is_never_confirmed(lhs, rhs, true):
+    from derive.second import identity
+    x = sp.Symbol("x", real=True)
+    result = identity(lhs(x), rhs(x)).result
+    assert result != ("disagrees" if true else "agrees"), result

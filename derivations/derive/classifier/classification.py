@@ -58,6 +58,8 @@ class Finding:
     witness: dict = field(default_factory=dict)
     #: why the symmetry is undecided (out of time, SymPy gave up ...), empty when it is decided
     reason: str = ""
+    #: the verdict lifted to the layer at every size d, m, n ≥ 1 (a chain), when it was asked for
+    every_size: object = None
 
     @property
     def holds(self):

@@ -38,7 +38,8 @@ from .classification import (D, M, SYMMETRIES, TITLES, Classification, Classific
                              classification_table)
 from .parse import parse
 from ..layers.symbols import matrix, row
-from ..kernel.verdict import Verdict
+from . import sizes as _sizes
+from ..kernel.verdict import ExpectationError, Verdict
 from ..kernel.witness import instance_problem
 from ..kernel.validate import require_inert_tex
 from ..kernel.wellformed import refuse_inexact, refuse_live_names
@@ -597,7 +598,7 @@ def _undecided(key, ctx, unit, reason, claims) -> Finding:
 
 # -- entry point ----------------------------------------------------------------------------------------------
 def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, budget=DEFAULT_SECONDS, tries=120,
-             proves=()):
+             proves=(), every_size=False):
     """Decide exchange and inverse-scaling symmetry of the gated layer for the activation ``sigma``.
 
     Decided (each symmetry proved or refuted, never left open) for every σ built from polynomials with rational
@@ -614,6 +615,9 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
     prefix : the claims are ``{prefix}.{name}.{symmetry}`` (the layer) and ``….unit`` (one unit)
     expect : ``{symmetry: verdict}`` expected of the layer claims (and of the unit claims they rest on)
     proves : which direction of which paper item each layer claim concludes (as for :func:`derive.claim`)
+    every_size : also lift each decided verdict to the layer at every size d, m, n ≥ 1
+        (:mod:`derive.classifier.sizes`), within a second ``budget`` of their own; ``proves`` then goes to those
+        chains
     budget : wall-clock seconds for the whole classification (``None``: no limit of its own); what is not decided
         when it runs out is undecided, "out of time after N s". ``tries``: witness candidates searched
 
@@ -652,20 +656,31 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
     expected = _expectations(where, expect)
     tex = sp.latex(expr)
     tex = tex if len(tex) <= 120 else ""
-    ctx = _Context(expr, prefix, name, tex, tries, analyse=False, proves=proves)
+    if not isinstance(every_size, bool):
+        raise TypeError(f"{where}: every_size must be True or False, got {every_size!r:.40}")
+    layer_proves = () if every_size else proves
+    ctx = _Context(expr, prefix, name, tex, tries, analyse=False, proves=layer_proves)
     findings: dict = {}
     units: dict = {}
     reason = ""
     try:
         with time_budget(budget):
             _require_real(where, expr)
-            ctx = _Context(expr, prefix, name, tex, tries, proves=proves)
+            ctx = _Context(expr, prefix, name, tex, tries, proves=layer_proves)
             for key in SYMMETRIES:
                 findings[key] = _decide(key, ctx, units)
     except OutOfTime as exc:
         if exc.outer:
             raise
         reason = f"out of time after {budget:g} s"
+    if every_size and findings:  # the lifts get a budget of their own: a decision is never cut short by them
+        try:
+            with time_budget(budget):
+                for f in findings.values():
+                    f.every_size = _lift(f, ctx, proves)
+        except OutOfTime as exc:
+            if exc.outer:
+                raise
     results = [findings.get(key) or _undecided(key, ctx, units.get(key), reason, key in expected)
                for key in SYMMETRIES]
     for f in results:
@@ -674,7 +689,28 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
             for c in (f.unit, f.layer):
                 c.expect = want
                 c._settle(want)
+            if every_size and want is not Verdict.UNPROVEN:  # kept or broken at every size: a proved chain
+                if f.every_size is None:
+                    raise ExpectationError(f"classify {name}: {f.symmetry} expected {want.value} at every size, but it "
+                                           f"was not lifted ({f.reason or 'out of time, or a witness not exact'})")
+                f.every_size.expect = Verdict.PROVED
+                f.every_size._settle(Verdict.PROVED)
     return Classification(expr, name, label or name, results, time.perf_counter() - start)
+
+
+def _lift(finding, ctx, proves):
+    """The finding at every size: kept (from the unit identity) or broken (at the unit's witness); None when it is
+    undecided or its witness is not exact rationals."""
+    ident = f"{ctx.prefix}.{ctx.name}.{finding.symmetry}.every_size"
+    if finding.verdict is Verdict.PROVED and finding.unit is not None and finding.unit.verdict is Verdict.PROVED:
+        return _sizes.kept(ident, finding.symmetry, ctx.s, finding.unit, prefix=ctx.prefix, proves=proves)
+    if finding.verdict is Verdict.REFUTED and finding.unit is not None and finding.unit.verdict is Verdict.REFUTED:
+        try:
+            values = {k: sp.Rational(v) for k, v in finding.unit.evidence.witness.items()}
+        except (TypeError, ValueError):
+            return None
+        return _sizes.broken(ident, finding.symmetry, ctx.s, values, proves=proves, uses=[finding.unit.identifier])
+    return None
 
 
 def _expectations(where, expect) -> dict:

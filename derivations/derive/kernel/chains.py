@@ -119,8 +119,11 @@ class Chain(Statement):
     kind = "chain"
 
     def __init__(self, identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="", paper=(), caption="",
-                 proves=()):
+                 proves=(), premise=None):
         self.start = _pair(f"chain({identifier!r})", start)
+        self.premise = _premise(f"chain({identifier!r})", premise, self.start)
+        if self.premise is not None:
+            uses = [*uses, self.premise.identifier]
         self.equations = isinstance(self.start, tuple)
         self._steps: list[tuple] = []  # (expression, rule, detail or None, note)
         self._why: dict[int, str] = {}  # step index -> why it fails
@@ -245,6 +248,27 @@ class Chain(Statement):
         return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
 
 
+def _premise(where, premise, start):
+    """A claim whose equation is the chain's start: the chain's conclusion then holds as far as that claim does
+    (its record names it, and the audit counts the chain only where the claim is proved)."""
+    if premise is None:
+        return None
+    if not isinstance(start, tuple):
+        raise TypeError(f"{where}: only an implication chain (started from an equation) has a premise")
+    if isinstance(premise, Statement) and premise.kind == "claim":
+        if (premise.lhs, premise.rhs) != start:
+            raise ValueError(f"{where}: premise {premise.identifier} states {sp.sstr(premise.lhs)} = "
+                             f"{sp.sstr(premise.rhs)}, not the chain's start")
+        return premise
+    if isinstance(premise, Chain) and not premise.equations:  # an equality chain lhs - rhs = … = 0
+        if premise.conclusion != 0 or sp.expand(premise.start - (start[0] - start[1])) != 0:
+            raise ValueError(f"{where}: premise {premise.identifier} does not derive {sp.sstr(start[0])} - "
+                             f"{sp.sstr(start[1])} = 0, the chain's start")
+        return premise
+    raise TypeError(f"{where}: premise must be a claim, or an equality chain ending in 0, whose equation the chain "
+                    f"starts from; got {type(premise).__name__}")
+
+
 def _text(s: str) -> str:
     return s.replace("_", r"\_")
 
@@ -280,8 +304,12 @@ def conclusions(*chains) -> tuple:
 
 
 def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title="", paper=(), caption="",
-          proves=()) -> Chain:
+          proves=(), premise=None) -> Chain:
     """Begin a checked derivation at ``start``; add steps with ``.step(expr, rule)``.
+
+    ``premise``: the claim whose equation ``start`` is, when the chain is meant to conclude from it (not only to
+    show an implication): its record names the claim, and the audit counts the chain only where that claim is
+    proved.
 
     Examples
     --------
@@ -292,4 +320,4 @@ def chain(identifier, start, *, assume=(), uses=(), expect=Verdict.PROVED, title
     <Verdict.PROVED: 'proved'>
     """
     return Chain(identifier, start, assume=assume, uses=uses, expect=expect, title=title, paper=paper, caption=caption,
-                 proves=proves)
+                 proves=proves, premise=premise)

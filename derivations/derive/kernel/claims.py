@@ -213,6 +213,7 @@ class Statement:
             "paper": list(self.paper),  # as given; the presentation reads the rest off the identifier
             "proves": [list(p) for p in self.proves],
             "reads_same": bool(getattr(self, "reads_same", False)),  # both sides, as shown, one expression
+            "premise": getattr(getattr(self, "premise", None), "identifier", None),  # a chain's discharged premise
             "caption": self.caption,
             "verdict": self.verdict.value,
             "expect": self.expect.value if self.expect else None,

@@ -199,6 +199,8 @@ def instantiate(mapping: dict) -> Rule:
                              f"function, rules.using(claim, {{{key.__name__}: ...}}))")
 
     def check(p, n):
+        if all(evaluate_at(x, mapping) == y for x, y in zip(p, n)):
+            return "instance"  # each side is the previous one with the values put in, as built
         rest = evaluate_at(_diff(p), mapping) - _diff(n)
         if _zero(rest):
             return "instance"
@@ -669,6 +671,39 @@ def _inside(i, size) -> bool:
     return size.is_integer is True and (size - 1 - i).is_nonnegative is True
 
 
+def _without_one(term, delta):
+    """``term`` divided by one factor ``delta`` it has (``δ`` or a power of it), else ``None``."""
+    factors = list(sp.Mul.make_args(term))
+    for k, f in enumerate(factors):
+        if f == delta:
+            return sp.Mul(*(factors[:k] + factors[k + 1:]))
+        if isinstance(f, sp.Pow) and f.base == delta and f.exp.is_Integer and f.exp > 1:
+            return sp.Mul(*(factors[:k] + [delta ** (f.exp - 1)] + factors[k + 1:]))
+    return None
+
+
+def _delta_outside(body, t):
+    """A ``Piecewise`` summand every branch of which has one factor ``δ(t, c)`` in each of its terms, written as
+    ``δ(t, c)·Piecewise(…)``: where ``δ`` is 0 every branch is 0, where it is 1 the branches are unchanged (σ of a
+    one-unit layer's gate input, ``σ(a δ(j, 0))``, with σ a ``Piecewise``). Anything else is returned as it is."""
+    if not isinstance(body, sp.Piecewise):
+        return body
+    first = sp.Add.make_args(sp.expand(body.args[0].expr))[0]
+    for f in sp.Mul.make_args(first):
+        delta = f.base if isinstance(f, sp.Pow) else f
+        if not (isinstance(delta, sp.KroneckerDelta) and delta.has(t)):
+            continue
+        branches = []
+        for e, cond in body.args:
+            parts = [_without_one(term, delta) for term in sp.Add.make_args(sp.expand(e))]
+            if any(p is None for p in parts):
+                break
+            branches.append((sp.Add(*parts), cond))
+        else:
+            return delta * sp.Piecewise(*branches)
+    return body
+
+
 def _delta_term(term, t, lo, hi):
     """``Σ_{t=lo}^{hi} term`` for one product term, when a factor ``δ(t, c)`` picks ``t = c`` inside the range (or
     ``term`` does not depend on ``t``); ``None`` otherwise."""
@@ -716,7 +751,7 @@ def delta_sums(expr):
     if lo.has(t) or hi.has(t) or not (lo.is_integer and hi.is_integer):
         return None
     out = []
-    for term in sp.Add.make_args(sp.expand(body)):
+    for term in sp.Add.make_args(_delta_outside(sp.expand(body), t)):
         picked = _delta_term(term, t, lo, hi)
         if picked is None:
             return None

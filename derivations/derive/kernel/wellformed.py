@@ -313,6 +313,8 @@ def _bound(node, body, variables, found: list, real=False, integer=False) -> Non
     plain = {v: sp.Dummy(str(v), integer=True) if integer else sp.Dummy(str(v), real=True) if real
              else sp.Dummy(str(v)) for v in variables if isinstance(v, sp.Symbol)}
     for base in denominators(body.xreplace(plain)):
+        if base.has(*plain.values()) and _settled(base, ()):
+            continue  # nonzero wherever the variables range (1 + exp(-z) for every real z): nothing to ask
         base = base if not base.has(*plain.values()) else defined(node)
         if base not in found:
             found.append(base)

@@ -32,13 +32,20 @@ __all__ = [
 ]
 
 
+#: the one variable of every function a form applies entrywise: two forms of one σ are then the same expression,
+#: however σ was written (``Lambda(z, max(0, z))``, or the generic σ with ``max(0, ·)`` put in for it)
+_T = sp.Dummy("t", real=True)
+
+
 @functools.lru_cache(maxsize=None)
 def _as_lambda(sigma):
-    """One fixed Lambda per function: ``ElementwiseApplyFunction`` would wrap a class in a fresh one each call."""
+    """One fixed Lambda per function, in the variable ``_T``: ``ElementwiseApplyFunction`` would wrap a class in a
+    fresh one each call, and compares Lambdas by their variables."""
     if isinstance(sigma, sp.Lambda):
-        return sigma
-    t = sp.Dummy("t", real=True)
-    return sp.Lambda(t, sigma(t))
+        if sigma.variables == (_T,):
+            return sigma
+        return sp.Lambda(_T, sigma.expr.xreplace({sigma.variables[0]: _T}))
+    return sp.Lambda(_T, sigma(_T))
 
 
 def _shown(value, make, *operands):

@@ -82,6 +82,10 @@ def _direction(item, arrow, records, by_id) -> dict:
     settled = [r for r in concluding if _settles(r)]
     below = [r for r in closure if r not in concluding]
     rests = complete and all(r["verdict"] == Verdict.PROVED.value or _settles(r) for r in below)
+    # a chain that concludes from a claim (its premise) holds only as far as that claim is proved: a premise
+    # refuted, even as expected, is no ground
+    rests = rests and all(by_id.get(r["premise"], {}).get("verdict") == Verdict.PROVED.value
+                          for r in closure if r.get("premise"))
     status = "yes" if len(settled) == len(concluding) and rests else "partly" if settled else "no"
     scope = _scope(concluding, closure)
     if scope == "scalar" and item in paper.EVERY_SIZE:  # the paper says every size: numbers alone are not that

@@ -567,22 +567,105 @@ def _by(prev, nxt, rule, assume, cited, mode=None):
     return f"the cited chains' conclusions ({len(cited)}, each confirmed) imply the next equation"
 
 
+#: how many sizes a chain step about matrices of symbolic size is re-checked at (each written out entry by entry,
+#: which costs its square): every size symbol at once, from the
+#: smallest its assumptions allow
+CHAIN_SIZES = 1
+
+
+def _explicit_at(expr, at, leaves):
+    """``expr`` at the sizes ``at``, written out: matrices entry by entry, each entry of a matrix symbol a real
+    symbol (kept in ``leaves``, so that every side of a step shares them), sums over the ranges evaluated."""
+    from sympy.matrices.expressions.matexpr import MatrixElement
+
+    e = sp.sympify(expr)
+    if isinstance(e, (MatrixExpr, sp.MatrixBase)):  # entry by entry, each read at symbolic size and then put at
+        rows, cols = (int(sp.sympify(n).xreplace(at)) for n in e.shape)  # the sizes (no matrix inside a scalar)
+        e = sp.ImmutableMatrix(rows, cols, lambda i, j: sp.sympify(e[i, j]).xreplace(at).doit())
+    else:
+        e = e.xreplace(at).doit()
+
+    def leaf(m):
+        name = f"{m.parent.name}[{int(m.i) + 1},{int(m.j) + 1}]"
+        return leaves.setdefault(name, sp.Symbol(name, real=True))
+
+    elements = [m for m in (e.atoms(MatrixElement) if isinstance(e, sp.Basic) else ())
+                if isinstance(m.parent, sp.MatrixSymbol) and m.i.is_Integer and m.j.is_Integer]
+    return e.xreplace({m: leaf(m) for m in elements}) if elements else e
+
+
+def _termwise_at(mappings, at, side):
+    """A premise read at every term of a finite sum (values with the sum's index in them), at sizes ``at`` where
+    every size is one number ``N``: one instance per index ``0 … N-1`` (an index beyond the sum's range gives an
+    instance too, which follows from the premise as well, or none where that entry does not exist)."""
+    N = max(int(v) for v in at.values())
+    out = []
+    for m in mappings:
+        index = sorted({s for v in m.values() for s in sp.sympify(v).free_symbols
+                        if s.is_integer and s not in at}, key=str)
+        for ks in itertools.product(range(N), repeat=len(index)):
+            try:
+                out.append({k: side(sp.sympify(v).xreplace(dict(zip(index, map(sp.Integer, ks)))))
+                            for k, v in m.items()})
+            except (IndexError, ValueError):
+                continue
+    return out
+
+
 def _implication(prev, nxt, rule, assume, premises, mode=None):
-    if rule.name == "termwise":
-        raise Outside("a step that reads the premise at every term of a finite sum (at values depending on the "
-                      "sum's index)")
-    if any(isinstance(k, MatrixExpr) for k in rule.instantiates):
-        raise Outside("an instantiation of matrix variables (the premise read for every matrix of their shape)")
-    if size_symbols(*prev, *nxt) or complex_inputs(*prev, *nxt):
-        raise Outside("an implication between statements about complex or symbolic-size quantities")
     if rule.name == "by":
         raise Outside("a step resting on other chains (their conclusions from the same premise)")
+    mapping = {k: v for k, v in rule.instantiates.items() if isinstance(k, (sp.Symbol, sp.MatrixSymbol))}
+    more = [m for m in ({k: v for k, v in m.items() if isinstance(k, sp.Symbol)} for m in rule.instances) if m]
+    sizes = size_symbols(*prev, *nxt, *mapping.values(), *[x for p in premises for x in p[:2]])
+    if rule.name == "termwise" and not sizes:
+        raise Outside("a step that reads the premise at every term of a finite sum of a fixed size")
+    if not sizes:
+        if any(isinstance(k, MatrixExpr) for k in mapping):
+            raise Outside("an instantiation of matrix variables whose entries are not written out")
+        return _implication_at(prev, nxt, mapping, more, assume, premises, mode)
+    # about matrices of every size: read at the smallest sizes the assumptions allow and the next ones, each matrix
+    # written out entry by entry (a premise about every matrix of a shape is one about every value of its entries)
+    lows = [_smallest(s) for s in sizes]
+    grid = [dict(zip(sizes, (sp.Integer(max(lo, k)) for lo in lows))) for k in range(1, CHAIN_SIZES + 1)]
+    grid = [at for k, at in enumerate(grid) if at not in grid[:k]]
+    for at in grid:
+        if any(c.xreplace(at) is sp.false for c in assume):
+            continue
+        leaves: dict = {}
+        side = lambda e: _explicit_at(e, at, leaves)  # noqa: E731
+        p_at, n_at = tuple(side(x) for x in prev), tuple(side(x) for x in nxt)
+        if rule.name == "termwise":
+            terms = _termwise_at([rule.instantiates, *rule.instances], at, side)
+            _implication_at(p_at, n_at, terms[0] if terms else {}, terms[1:], tuple(c.xreplace(at) for c in assume),
+                            [(side(lhs), side(rhs), their) for lhs, rhs, their in premises], mode)
+            continue
+        m_at = {}
+        for k, v in mapping.items():
+            if isinstance(k, sp.MatrixSymbol):
+                key, value = side(k), side(v)
+                if not (isinstance(key, sp.MatrixBase) and isinstance(value, sp.MatrixBase)):
+                    raise Outside("an instantiation of matrix variables not written out at a size")
+                m_at.update({key[i, j]: value[i, j] for i in range(key.rows) for j in range(key.cols)})
+            else:
+                m_at[k] = side(v)
+        prem_at = [(side(lhs), side(rhs), their) for lhs, rhs, their in premises]
+        at_assume = tuple(c.xreplace(at) for c in assume)
+        if size_symbols(*p_at, *n_at, *m_at.values()):
+            raise Outside("a step whose sizes are not all written out at a size")
+        _implication_at(p_at, n_at, m_at, [{k: side(v) for k, v in m.items()} for m in more], at_assume, prem_at,
+                        mode)
+    names = ", ".join(str(s) for s in sizes)
+    return f"for {names} = " + ", ".join(str(int(at[sizes[0]])) for at in grid) + " (each matrix entry by entry)"
+
+
+def _implication_at(prev, nxt, mapping, more, assume, premises, mode=None):
+    if complex_inputs(*prev, *nxt):
+        raise Outside("an implication between statements about complex quantities")
     t = Translator(**(mode or {}))
     goals = [_nonzero(c) for c in _components(t, nxt[0], nxt[1])]
     # the premise holds at the step's own values, and for all values of the variables an instantiation puts
     # values for (the chain's premise is read so); every other symbol is fixed, the same as in the conclusion
-    mapping = {k: v for k, v in rule.instantiates.items() if isinstance(k, sp.Symbol)}
-    more = [m for m in ({k: v for k, v in m.items() if isinstance(k, sp.Symbol)} for m in rule.instances) if m]
     varied = set(mapping).union(*more)
     fixed = sorted((set(sp.sympify(prev[0]).free_symbols) | set(sp.sympify(prev[1]).free_symbols)) - varied,
                    key=sp.default_sort_key)

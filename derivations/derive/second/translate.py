@@ -283,6 +283,18 @@ def complex_inputs(*exprs) -> bool:
     return any(c for c, _ in _scans(exprs))
 
 
+#: hyperbolic functions as the real functions of exp they are, for an engine that reads exp natively (cvc5)
+_BY_EXP = {
+    "tanh": lambda x: 1 - 2 / (sp.exp(2 * x, evaluate=False) + 1),
+    "sinh": lambda x: (sp.exp(x, evaluate=False) - sp.exp(-x, evaluate=False)) / 2,
+    "cosh": lambda x: (sp.exp(x, evaluate=False) + sp.exp(-x, evaluate=False)) / 2,
+}
+
+#: derive's matrix forms whose entry ``(i, j)`` is a finite sum written in their own terms (they are read at concrete
+#: sizes entry by entry; named here, not imported, so that the second opinion knows nothing of the layers above)
+_ENTRYWISE = frozenset({"UnitSum", "IndexSum"})
+
+
 def size_symbols(*exprs) -> list:
     """The symbols that fix a shape or a summation range (``d, m, n`` of matrix symbols), sorted by name."""
     found = set()
@@ -595,6 +607,8 @@ class Translator:
             raise Outside("a matrix where a scalar was expected")
         name = getattr(e.func, "__name__", type(e).__name__)
         if name in TRANSCENDENTAL:
+            if name in _BY_EXP and "exp" in self.native and name not in self.native and len(e.args) == 1:
+                return self.value(_BY_EXP[name](e.args[0]))  # written through exp, which the engine reads
             if name in self.native and isinstance(e, sp.Function) and len(e.args) == 1:
                 x = self.real(e.args[0])
                 if name == "exp":
@@ -865,6 +879,9 @@ class Translator:
             for _ in range(abs(int(M.exp)) - 1):
                 out = self._product(out, base)
             return out
+        if type(M).__name__ in _ENTRYWISE:  # a form of derive's (a sum over the units, a sum of matrices over an
+            rows, cols = self._size(M.rows), self._size(M.cols)  # index): its entries as it defines them
+            return [[self.value(sp.sympify(M._entry(i, j))) for j in range(cols)] for i in range(rows)]
         raise Outside(f"the matrix operation {type(M).__name__}")
 
     def _product(self, A, B, cols=None) -> list:
