@@ -11,7 +11,12 @@ from . import registry
 from .budget import OutOfTime, remaining, time_budget
 from .verdict import Evidence, SoundnessError, Verdict
 
-__all__ = ["review_claim", "review_step", "record"]
+__all__ = ["review_claim", "review_step", "record", "smtlib", "SMTLIB_QUERIES", "SMTLIB_CHARS"]
+
+#: a statement's record carries at most this many of the queries that confirmed it, and at most
+#: :data:`SMTLIB_CHARS` characters of them in all: whole queries, in the order they were asked
+SMTLIB_QUERIES = 4
+SMTLIB_CHARS = 8_000
 
 
 def _disagreement(what: str, opinion, statement=None) -> None:
@@ -120,3 +125,28 @@ def record(statement, timings: bool = False) -> dict | None:
     if opinion is None or opinion.about != statement.verdict.value:
         return None
     return opinion.record(timings)
+
+
+def smtlib(statement) -> dict | None:
+    """The queries that confirmed the statement's current verdict, as standalone SMT-LIB 2.6 scripts, for its
+    record: ``{"of": n, "scripts": [[engine, script], …]}``, the first of the ``n`` queries kept (at most
+    :data:`SMTLIB_QUERIES`, :data:`SMTLIB_CHARS` characters in all); ``None`` without a confirmed query.
+
+    >>> import derive
+    >>> a, b = derive.real("a"), derive.real("b")
+    >>> c = derive.claim("doc.smtlib_square", (a + b)**2, a**2 + 2*a*b + b**2).prove()
+    >>> out = smtlib(c)
+    >>> out["of"], out["scripts"][0][1].splitlines()[0]
+    (1, '; expect: unsat')
+    >>> smtlib(derive.claim("doc.smtlib_open", a, b))  # not proved: nothing confirmed
+    """
+    opinion = getattr(statement, "second_opinion", None)
+    if opinion is None or opinion.about != statement.verdict.value or opinion.result != "agrees":
+        return None
+    kept, size = [], 0
+    for text, engine in opinion.smtlib(SMTLIB_QUERIES):
+        if size + len(text) > SMTLIB_CHARS:
+            break
+        kept.append([engine, text])
+        size += len(text)
+    return {"of": len(opinion.scripts), "scripts": kept} if kept else None

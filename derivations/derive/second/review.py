@@ -37,6 +37,8 @@ TIMEOUT_MS = 10000
 MAX_SIZE = 2
 #: at most this many size combinations per every-size claim
 MAX_COMBINATIONS = 8
+#: at most this many of a re-check's queries are kept as SMT-LIB scripts (:meth:`Opinion.smtlib`)
+MAX_SCRIPTS = 64
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,10 @@ class Opinion:
     #: the confirmed queries (see :meth:`smtlib`): not kept in the record
     scripts: tuple = field(default=(), repr=False, compare=False)
 
-    def smtlib(self) -> list:
-        """The confirmed queries as ``(script, engine)``: standalone SMT-LIB 2.6 scripts, ``; expect:`` first."""
-        return [_script_of(x) for x in self.scripts]
+    def smtlib(self, limit: int | None = None) -> list:
+        """The confirmed queries (the first ``limit``) as ``(script, engine)``: standalone SMT-LIB 2.6 scripts,
+        ``; expect:`` first. Z3's queries are written as translated, before Z3's own simplifier ran on them."""
+        return [_script_of(x) for x in self.scripts[:limit]]
 
     def record(self, timings: bool = False) -> dict:
         out = {"engine": self.engine, "result": self.result, "why": self.why}
@@ -104,7 +107,8 @@ def _cvc5_queries(t: Translator, facts, goals):
         _USED.append(_cvc5.ENGINE)
         if answer == "unknown":
             raise _Unknown("cvc5 gave up or ran out of its limit")
-        _SCRIPTS.append((_cvc5.script(body, "ALL", answer), _cvc5.ENGINE))
+        if len(_SCRIPTS) < MAX_SCRIPTS:
+            _SCRIPTS.append((_cvc5.script(body, "ALL", answer), _cvc5.ENGINE))
         yield z3.sat if answer == "sat" else z3.unsat
 
 
@@ -119,26 +123,25 @@ def _queries(t: Translator, facts, goals, inverses=None):
         return
     parsed = t.parse(list(facts) + list(goals))
     prepared = [_prepare(f) for f in parsed[:len(facts)]]
-    for g in parsed[len(facts):]:
-        g = _prepare(g, inverses)
+    for asked in parsed[len(facts):]:
+        g = _prepare(asked, inverses)
         if z3.is_false(g):  # Z3's own simplifier already reduced the goal to false
-            yield z3.unsat
-            continue
-        if z3.is_true(g) and all(z3.is_true(f) for f in prepared):  # ground, and true: satisfiable as it stands
-            yield z3.sat
-            continue
-        ms = time_left_ms()
-        s = z3.Solver()
-        s.set("rlimit", RLIMIT)
-        s.set("timeout", ms)
-        s.add(*prepared)
-        s.add(g)
-        result = s.check()
-        _USED.append(ENGINE)
-        if result == z3.unknown:
-            raise _Unknown(_limit_text(s.reason_unknown(), ms))
-        if len(_SCRIPTS) < 64:
-            _SCRIPTS.append((s, ENGINE, str(result)))
+            result = z3.unsat
+        elif z3.is_true(g) and all(z3.is_true(f) for f in prepared):  # ground, and true: satisfiable as it stands
+            result = z3.sat
+        else:
+            ms = time_left_ms()
+            s = z3.Solver()
+            s.set("rlimit", RLIMIT)
+            s.set("timeout", ms)
+            s.add(*prepared)
+            s.add(g)
+            result = s.check()
+            _USED.append(ENGINE)
+            if result == z3.unknown:
+                raise _Unknown(_limit_text(s.reason_unknown(), ms))
+        if len(_SCRIPTS) < MAX_SCRIPTS:  # the query as translated, before Z3's own simplifier
+            _SCRIPTS.append((tuple(parsed[:len(facts)]) + (asked,), ENGINE, str(result)))
         yield result
 
 
@@ -340,7 +343,9 @@ def _script_of(entry) -> tuple:
     """``(script, engine)``: a query as a standalone SMT-LIB 2.6 script, its expected answer on the first line."""
     if len(entry) == 2:
         return entry
-    solver, engine, answer = entry
+    formulas, engine, answer = entry
+    solver = z3.Solver()
+    solver.add(*formulas)
     body = "\n".join(line for line in solver.to_smt2().splitlines()
                      if not line.startswith(("(check-sat)", "; benchmark", "(set-info")))
     return (f"; expect: {answer}\n(set-logic ALL)\n{body.strip()}\n(check-sat)\n", engine)
