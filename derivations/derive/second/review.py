@@ -25,7 +25,7 @@ from . import cvc5 as _cvc5
 from .translate import (TIMEOUT_MS, TRANSCENDENTAL, Outside, Translator, Unknown, _time_text, cancel_in_formula,
                         complex_inputs, simplify, size_symbols, time_left_ms)
 
-__all__ = ["ENGINE", "Opinion", "identity", "refutation", "step", "combine", "MAX_SIZE", "RLIMIT", "TIMEOUT_MS"]
+__all__ = ["ENGINE", "ENGINES", "Opinion", "identity", "refutation", "step", "combine", "MAX_SIZE", "RLIMIT", "TIMEOUT_MS"]
 
 ENGINE = f"z3 {z3.get_version_string()}"
 #: Z3's resource limit per query (deterministic, unlike time)
@@ -238,7 +238,13 @@ def _count(lows, k) -> int:
     return out
 
 
-def _identity(lhs, rhs, assume) -> str:
+#: the engines :func:`identity` may be kept to: both (Z3 first, cvc5 where Z3 is outside), or one alone
+ENGINES = (None, "z3", "cvc5")
+
+
+def _identity(lhs, rhs, assume, engine=None) -> str:
+    if engine == "cvc5":
+        return _identity_sized(lhs, rhs, assume, _cvc5.FUNCTIONS) + " (cvc5 alone)"
     try:
         return _identity_sized(lhs, rhs, assume, False)
     except Outside as exc:
@@ -247,7 +253,8 @@ def _identity(lhs, rhs, assume) -> str:
         try:
             why = _identity_sized(lhs, rhs, assume, True)
         except (Outside, _Unknown, _Disagrees, z3.Z3Exception):
-            pass
+            if engine == "z3":
+                raise exc from None
         else:
             return why + " with " + why_abstract(lhs, rhs) + " uninterpreted"
         del _SCRIPTS[:]
@@ -351,11 +358,13 @@ def _script_of(entry) -> tuple:
     return (f"; expect: {answer}\n(set-logic ALL)\n{body.strip()}\n(check-sat)\n", engine)
 
 
-def identity(lhs, rhs, assume=()) -> Opinion:
+def identity(lhs, rhs, assume=(), engine=None) -> Opinion:
     """Re-check a proved ``lhs = rhs``: ``unsat`` of ``lhs ≠ rhs`` under the domains and ``assume``, per component.
 
     Matrix symbols of symbolic size are re-checked at each size up to :data:`MAX_SIZE` (``why`` says which). A
-    claim with transcendental functions may still agree when it holds with them uninterpreted (``why`` says so).
+    claim with transcendental functions may still agree when it holds with them uninterpreted (``why`` says so),
+    else cvc5 reads them as the real functions. ``engine`` (one of :data:`ENGINES`) keeps the re-check to Z3
+    alone (``"z3"``) or to cvc5 alone (``"cvc5"``, every query), to measure each.
 
     >>> import sympy as sp
     >>> a, b = sp.symbols("a b", real=True)
@@ -367,9 +376,13 @@ def identity(lhs, rhs, assume=()) -> Opinion:
     'a transcendental function (erf)'
     >>> identity(sp.erf(a) * b, b * sp.erf(a)).why
     'unsat of lhs ≠ rhs (1 component) with erf uninterpreted'
+    >>> identity(sp.Max(0, 2 * a), 2 * sp.Max(0, a), engine="cvc5").engine.startswith("cvc5")
+    True
     """
+    if engine not in ENGINES:
+        raise ValueError(f"identity: engine must be one of {ENGINES}, got {engine!r}")
     assume = tuple(assume)
-    return _memo(("identity", lhs, rhs, assume), "proved", lambda: _identity(lhs, rhs, assume))
+    return _memo(("identity", lhs, rhs, assume, engine), "proved", lambda: _identity(lhs, rhs, assume, engine))
 
 
 def refutation(lhs, rhs, assume, witness: dict, component=None) -> Opinion:
