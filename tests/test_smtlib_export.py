@@ -92,7 +92,8 @@ def test_a_file_for_every_claim_whose_queries_confirmed_it_and_none_for_another(
 def test_records_keep_at_most_the_cap(exported):
     runs, _ = exported
     for entry in [c["smtlib"] for r in runs for c in r.claims if c.get("smtlib")]:
-        assert 1 <= len(entry["scripts"]) <= min(entry["of"], opinion.SMTLIB_QUERIES)
+        assert 1 <= len(entry["scripts"]) == len(entry["kept"]) <= min(entry["of"], opinion.SMTLIB_QUERIES)
+        assert entry["kept"] == sorted(set(entry["kept"])) and 1 <= entry["kept"][0] and entry["kept"][-1] <= entry["of"]
         assert sum(len(s) for _, s in entry["scripts"]) <= opinion.SMTLIB_CHARS
 
 
@@ -161,7 +162,7 @@ def test_a_whole_file_reads_in_one_go_in_either_solver_and_prints_its_first_line
     a, b = sp.symbols("a b", real=True)
     op = identity(sp.Matrix([[sp.Max(0, 2 * a), sp.Abs(a * b)]]), sp.Matrix([[2 * sp.Max(0, a), sp.Abs(a) * sp.Abs(b)]]))
     assert op.result == "agrees"
-    text = smtlib.file_text("doc.pair", {"of": len(op.scripts), "scripts": [[e, s] for s, e in op.smtlib()]})
+    text = smtlib.file_text("doc.pair", {"of": len(op.scripts), "kept": [1, 2], "scripts": [[e, s] for s, e in op.smtlib()]})
     answers = text.splitlines()[0].removeprefix("; expect: ").split()
     assert answers == ["unsat", "unsat"]
     path = tmp_path / "doc.pair.smt2"

@@ -1,13 +1,13 @@
 """The second opinion's confirmed queries as files any SMT solver reads: ``site/smtlib/<claim id>.smt2``.
 
-A claim's record carries the queries that confirmed its verdict (:func:`derive.kernel.opinion.smtlib`: the
-first of them, at most :data:`derive.kernel.opinion.SMTLIB_QUERIES` and
-:data:`derive.kernel.opinion.SMTLIB_CHARS` characters). Its file holds them in the order they were asked, as
-plain SMT-LIB 2.6: the first line ``; expect:`` lists the answers, one per ``(check-sat)``; each query is
-``(set-logic ALL)``, its declarations and assertions and ``(check-sat)``, a comment naming the engine that
-answered it, and a ``(reset)`` before the next one, which begins with its own ``; expect:`` line. So
-``z3 FILE`` or ``cvc5 FILE`` prints the answers of the first line, one per line. The last line says which of
-the claim's queries the file holds. A claim with no confirmed query has no file.
+A claim's record carries some of the queries that confirmed its verdict (:func:`derive.kernel.opinion.smtlib`: at
+most :data:`derive.kernel.opinion.SMTLIB_QUERIES` of them and :data:`derive.kernel.opinion.SMTLIB_CHARS`
+characters). Its file holds them in the order they were asked, as plain SMT-LIB 2.6: the first line
+``; expect:`` lists the answers, one per ``(check-sat)``; each query is ``(set-logic ALL)``, its declarations and
+assertions and ``(check-sat)``, a comment naming the engine that answered it, and a ``(reset)`` before the next
+one, which begins with its own ``; expect:`` line. So ``z3 FILE`` or ``cvc5 FILE`` prints the answers of the first
+line, one per line. The last line says which of the claim's queries the file holds. A claim with no confirmed
+query has no file.
 """
 from __future__ import annotations
 
@@ -71,11 +71,12 @@ def _expect(script: str) -> str:
 
 
 def file_text(ident: str, entry: dict) -> str:
-    """The file of claim ``ident`` from its record's ``smtlib`` entry (``{"of": n, "scripts": [[engine, script],
-    …]}``).
+    """The file of claim ``ident`` from its record's ``smtlib`` entry (``{"of": n, "kept": [k, …], "scripts":
+    [[engine, script], …]}``: the ``k``-th of its ``n`` queries).
 
-    >>> print(file_text("x.a", {"of": 3, "scripts": [["z3 4", "; expect: unsat\\n(set-logic ALL)\\n(check-sat)\\n"],
-    ...                                             ["cvc5 1", "; expect: sat\\n(set-logic ALL)\\n(check-sat)\\n"]]}))
+    >>> print(file_text("x.a", {"of": 3, "kept": [1, 3], "scripts": [
+    ...     ["z3 4", "; expect: unsat\\n(set-logic ALL)\\n(check-sat)\\n"],
+    ...     ["cvc5 1", "; expect: sat\\n(set-logic ALL)\\n(check-sat)\\n"]]}))
     ; expect: unsat sat
     (set-logic ALL)
     (check-sat)
@@ -85,7 +86,7 @@ def file_text(ident: str, entry: dict) -> str:
     (set-logic ALL)
     (check-sat)
     ; answered by cvc5 1
-    ; x.a: queries 1-2 of the 3 that confirm its verdict (derive's second opinion)
+    ; x.a: queries 1, 3 of the 3 that confirm its verdict (derive's second opinion)
     <BLANKLINE>
     """
     scripts = entry["scripts"]
@@ -94,16 +95,19 @@ def file_text(ident: str, entry: dict) -> str:
     blocks = [f"{script.rstrip()}\n; answered by {engine}\n" for engine, script in scripts]
     head = "; expect: " + " ".join(_expect(s) for _, s in scripts) + "\n"
     body = head + blocks[0].split("\n", 1)[1] + "".join("(reset)\n" + b for b in blocks[1:])
-    n, of = len(scripts), entry.get("of", len(scripts))
-    which = f"query 1 of {of}" if n == 1 else f"queries 1-{n} of the {of}"
-    which = "its one query" if of == 1 else which
+    kept, of = entry["kept"], entry["of"]
+    if len(kept) != len(scripts):
+        raise ValueError(f"smtlib: claim {ident} lists {len(kept)} queries kept and holds {len(scripts)}")
+    numbers = ", ".join(map(str, kept))
+    which = ("its one query" if of == 1 else f"query {numbers} of the {of}" if len(kept) == 1
+             else f"queries {numbers} of the {of}")
     return body + f"; {ident}: {which} that confirm{'s' if of == 1 else ''} its verdict (derive's second opinion)\n"
 
 
 def queries(text: str) -> list[tuple[str, str, str]]:
     """A file's queries as ``(expected answer, script, engine)``: each a standalone script, ``; expect:`` first.
 
-    >>> [(e, s.splitlines()[0], g) for e, s, g in queries(file_text("x.a", {"of": 1, "scripts": [
+    >>> [(e, s.splitlines()[0], g) for e, s, g in queries(file_text("x.a", {"of": 1, "kept": [1], "scripts": [
     ...     ["z3 4", "; expect: unsat\\n(set-logic ALL)\\n(check-sat)\\n"]]}))]
     [('unsat', '; expect: unsat', 'z3 4')]
     """
