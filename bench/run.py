@@ -223,15 +223,16 @@ def three_way(limit):
 
 
 def second_cost():
-    """What the second opinion costs the notebooks: CPU of every ``second.review_*`` call, the notebooks run in this
+    """What the second opinion costs the notebooks: CPU of every ``opinion.review_*`` call, the notebooks run in this
     process (each in its own registry, as in its own kernel); the results; the most resource units a query used."""
     import z3
 
     from derive import second
+    from derive.kernel import opinion
     from derive.second import review
 
     spent, used, probe_check = [0.0], [0], z3.Solver.check
-    real_claim, real_step = second.review_claim, second.review_step
+    real_claim, real_step = opinion.review_claim, opinion.review_step
 
     def timed(fn):
         def inner(*args, **kwargs):
@@ -252,7 +253,7 @@ def second_cost():
                           - before)
         return out
 
-    second.review_claim, second.review_step, z3.Solver.check = timed(real_claim), timed(real_step), counted
+    opinion.review_claim, opinion.review_step, z3.Solver.check = timed(real_claim), timed(real_step), counted
     try:
         start, statements = time.process_time(), []
         for path in find_notebooks(ROOT / "notebooks"):
@@ -260,10 +261,10 @@ def second_cost():
             statements += notebook_statements([path])
         total = time.process_time() - start
     finally:
-        second.review_claim, second.review_step, z3.Solver.check = real_claim, real_step, probe_check
+        opinion.review_claim, opinion.review_step, z3.Solver.check = real_claim, real_step, probe_check
     records = [s.record() for _, s in statements]
     proved = [r for r in records if r["verdict"] == "proved"]
-    print(f"   cost in the notebooks (in this process): second.review_* {spent[0]:.2f} s of CPU, of {total:.2f} s "
+    print(f"   cost in the notebooks (in this process): opinion.review_* {spent[0]:.2f} s of CPU, of {total:.2f} s "
           f"for all cells ({spent[0] / max(total, 1e-9):.0%}); {second.summary_line(records)}")
     print(f"   proved: {second.counts(proved)['agrees']}/{len(proved)} agree; most resource units a decided query used: "
           f"{used[0]:,} (the limit {review.RLIMIT:,}; wall-clock safety net {review.TIMEOUT_MS / 1000:g} s)")
