@@ -11,9 +11,9 @@
 6. ratios (``--only ratios``): in a temporary clone of this checkout (its committed state), ``derive check``,
    ``make``'s command (``derive build``) and ``make test``'s command, one after the other, each timed; printed
    as the suite against its floor, ``make`` against ``derive check`` and ``make test`` against ``derive check``.
-5. three-way (``--only three-way``): derive's kernel, Z3 alone (``derive.second``) and naive ``sympy.simplify`` on
-   the same claims, per class (polynomial, piecewise-linear, generic σ, every size, transcendental), and Z3's time
-   against d.
+5. three-way (``--only three-way``): derive's kernel, Z3 alone, cvc5 alone, the two as the second opinion asks
+   them (``derive.second``: Z3, then cvc5 where Z3 is outside) and naive ``sympy.simplify`` on the same claims, per
+   class (polynomial, piecewise-linear, generic σ, every size, transcendental), and Z3's time against d.
 Timings are figures to read, not assertions.
 """
 from __future__ import annotations
@@ -164,8 +164,9 @@ def _class_of(claim) -> str:
 
 
 def three_way(limit):
-    """derive's kernel, Z3 alone (derive.second) and sympy.simplify on the same proved claims, per class; chains."""
-    from derive.second import review
+    """derive's kernel, Z3 alone, cvc5 alone, the two as the second opinion runs them (derive.second) and
+    sympy.simplify on the same proved claims, per class; chains."""
+    from derive.second import cvc5, review
 
     os.environ["DERIVE_SECOND_OPINION"] = "0"  # each engine timed on its own
     claims = notebook_claims(find_notebooks(ROOT / "notebooks"))
@@ -173,19 +174,25 @@ def three_way(limit):
     for _, c in claims:
         if c.evidence.strategy == "instance":
             continue
-        k_ok, k_t = _timed(lambda: _kernel(c), limit)
-        review._MEMO.clear()  # Z3 timed on every claim, none answered from memory
-        start = time.perf_counter()
-        z_ok = review.identity(c.lhs, c.rhs, c.assume).result == "agrees"
-        z_t = time.perf_counter() - start
-        n_ok, n_t = _timed(lambda: _naive(c), limit)
-        rows.setdefault(_class_of(c), []).append((k_ok, k_t, z_ok, z_t, n_ok, n_t))
+        row = list(_timed(lambda: _kernel(c), limit))
+        for engine in ("z3", "cvc5", None):  # Z3 alone, cvc5 alone, and the second opinion as the notebooks ask it
+            review._MEMO.clear()  # each engine timed on every claim, none answered from memory
+            start = time.perf_counter()
+            row += [review.identity(c.lhs, c.rhs, c.assume, engine=engine).result == "agrees",
+                    time.perf_counter() - start]
+        row += _timed(lambda: _naive(c), limit)
+        rows.setdefault(_class_of(c), []).append(row)
     print(f"\n5. three-way on the claims expected proved (simplify limited to {limit:g} s; Z3 to "
-          f"{review.RLIMIT:,} resource units per query)")
-    print(f"   {'class':<18} {'n':>4}  {'kernel':>16}  {'Z3 alone':>16}  {'sympy.simplify':>16}")
+          f"{review.RLIMIT:,} resource units per query, cvc5 to {cvc5.RLIMIT:,}; Z3 then cvc5: the second opinion "
+          f"as the notebooks ask it, cvc5 where Z3 is outside)")
+    heads = ["kernel", "Z3 alone", "cvc5 alone", "Z3 then cvc5", "sympy.simplify"]
+    print(f"   {'class':<18} {'n':>4}  " + "  ".join(f"{h:>16}" for h in heads))
     for cls, rs in sorted(rows.items()):
-        cells = [f"{sum(r[i] for r in rs):>3} in {sum(r[i + 1] for r in rs):7.3f} s" for i in (0, 2, 4)]
+        cells = [f"{sum(r[i] for r in rs):>3} in {sum(r[i + 1] for r in rs):7.3f} s" for i in range(0, 10, 2)]
         print(f"   {cls:<18} {len(rs):>4}  " + "  ".join(f"{x:>16}" for x in cells))
+    everything = [r for rs in rows.values() for r in rs]
+    cells = [f"{sum(r[i] for r in everything):>3} in {sum(r[i + 1] for r in everything):7.3f} s" for i in range(0, 10, 2)]
+    print(f"   {'all':<18} {len(everything):>4}  " + "  ".join(f"{x:>16}" for x in cells))
     chains = [(nb, ch) for nb, ch in notebook_statements(find_notebooks(ROOT / "notebooks")) if isinstance(ch, derive.Chain)]
     start, agreed = time.perf_counter(), 0
     review._MEMO.clear()
@@ -195,7 +202,8 @@ def three_way(limit):
             ops.append(review.step(prev, expr, rule, ch.assume, ch.equations))
             prev = expr
         agreed += review.combine(ops).result == "agrees"
-    print(f"   {'chains':<18} {len(chains):>4}  {'(each step)':>16}  {agreed:>3} in {time.perf_counter() - start:7.3f} s")
+    took = f"{agreed:>3} in {time.perf_counter() - start:7.3f} s"
+    print(f"   {'chains':<18} {len(chains):>4}  {'(each step)':>16}  {'':>16}  {'':>16}  {took:>16}")
     print("   scaling in d (Z3 alone: the symmetric form's exchange, every σ, and the gated ReLU scaling, m = d):")
     relu = derive.activation("relu")
     for d in range(2, 7):
@@ -215,15 +223,16 @@ def three_way(limit):
 
 
 def second_cost():
-    """What the second opinion costs the notebooks: CPU of every ``second.review_*`` call, the notebooks run in this
+    """What the second opinion costs the notebooks: CPU of every ``opinion.review_*`` call, the notebooks run in this
     process (each in its own registry, as in its own kernel); the results; the most resource units a query used."""
     import z3
 
     from derive import second
+    from derive.kernel import opinion
     from derive.second import review
 
     spent, used, probe_check = [0.0], [0], z3.Solver.check
-    real_claim, real_step = second.review_claim, second.review_step
+    real_claim, real_step = opinion.review_claim, opinion.review_step
 
     def timed(fn):
         def inner(*args, **kwargs):
@@ -244,7 +253,7 @@ def second_cost():
                           - before)
         return out
 
-    second.review_claim, second.review_step, z3.Solver.check = timed(real_claim), timed(real_step), counted
+    opinion.review_claim, opinion.review_step, z3.Solver.check = timed(real_claim), timed(real_step), counted
     try:
         start, statements = time.process_time(), []
         for path in find_notebooks(ROOT / "notebooks"):
@@ -252,10 +261,10 @@ def second_cost():
             statements += notebook_statements([path])
         total = time.process_time() - start
     finally:
-        second.review_claim, second.review_step, z3.Solver.check = real_claim, real_step, probe_check
+        opinion.review_claim, opinion.review_step, z3.Solver.check = real_claim, real_step, probe_check
     records = [s.record() for _, s in statements]
     proved = [r for r in records if r["verdict"] == "proved"]
-    print(f"   cost in the notebooks (in this process): second.review_* {spent[0]:.2f} s of CPU, of {total:.2f} s "
+    print(f"   cost in the notebooks (in this process): opinion.review_* {spent[0]:.2f} s of CPU, of {total:.2f} s "
           f"for all cells ({spent[0] / max(total, 1e-9):.0%}); {second.summary_line(records)}")
     print(f"   proved: {second.counts(proved)['agrees']}/{len(proved)} agree; most resource units a decided query used: "
           f"{used[0]:,} (the limit {review.RLIMIT:,}; wall-clock safety net {review.TIMEOUT_MS / 1000:g} s)")

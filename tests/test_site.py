@@ -206,6 +206,7 @@ TINY = [
                   "base = derive.claim('tiny.base', (a + b)**2, a**2 + 2*a*b + b**2, expect='proved').prove()\nbase"),
     new_code_cell("top = derive.claim('tiny.top', (a - b)**2, a**2 - 2*a*b + b**2, uses=['tiny.base', 'tiny.gone'],\n"
                   "                   assume=[a > 0], expect='proved').prove()\ntop"),
+    new_code_cell("derive.claim('tiny.sampled', (a + b)**3, (b + a)**3, expect='checked').check()"),
     new_code_cell("import matplotlib.pyplot as plt\nplt.figure(figsize=(2, 1.5)); plt.plot([0, 1], [1, 0]); plt.show()"),
     new_markdown_cell("## Exercises\n\n1. Expand $(a+1)^2$."),
     new_code_cell("(a + 1)**2", metadata={"tags": ["solution"], "jupyter": {"source_hidden": True}}),
@@ -503,6 +504,44 @@ def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser,
     page.fill("nav.derive-nav input.derive-search-box", "tiny.top")
     assert "tiny.top" in page.inner_text(".derive-search-results")
     page.close()
+
+
+#: where a claim's link to its SMT-LIB script is: right after its verdict badge, on its card, in the claim table
+#: of its page, and on the claims page
+SMTLIB_LINKS = {"01_tiny.html": ["[id='claim-{id}'] .derive-claim-head", "table tr[data-id='{id}']"],
+                "claims.html": ["article[id='claim-{id}'] .cc-verdict"]}
+
+
+def test_tiny_site_links_each_confirmed_claim_to_its_smtlib_script_beside_its_verdict(browser, tiny_site):
+    site, sources = tiny_site
+    records = {c["id"]: c for c in runs_from_files(list(sources.values()))[0].claims}
+    confirmed = {i for i, c in records.items() if (c.get("second_opinion") or {}).get("result") == "agrees"}
+    assert confirmed == {"tiny.base", "tiny.top"} and records["tiny.sampled"]["verdict"] == "checked"
+    assert sorted(p.name for p in (site / "smtlib").iterdir()) == sorted(f"{i}.smt2" for i in confirmed)
+    for width in (1280, 390):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        for name, places in SMTLIB_LINKS.items():
+            page.goto((site / name).as_uri())
+            for ident in records:
+                for place in places:
+                    links = page.locator(place.format(id=ident) + " a.derive-smtlib")
+                    if ident not in confirmed:
+                        assert links.count() == 0, (name, ident, place)
+                        continue
+                    assert links.count() == 1, (name, ident, place)
+                    link = links.first
+                    assert link.inner_text() == "SMT-LIB"
+                    assert link.evaluate("a => a.previousElementSibling.classList.contains('derive-badge')")
+                    target = Path(unquote(urlparse(link.evaluate("a => a.href")).path))
+                    assert target == site / "smtlib" / f"{ident}.smt2"
+                    assert target.read_text(encoding="utf-8").startswith("; expect: unsat\n(set-logic ")
+                    if place.endswith("head") or place.endswith("cc-verdict"):  # on screen, beside the badge
+                        box = link.bounding_box()
+                        badge = link.evaluate_handle("a => a.previousElementSibling").as_element().bounding_box()
+                        assert 0 <= box["x"] and box["x"] + box["width"] <= width, (name, ident, width, box)
+                        assert abs(box["y"] + box["height"] / 2 - badge["y"] - badge["height"] / 2) < 6, \
+                            (name, ident, width, box, badge)
+        page.close()
 
 
 def test_the_book_opens_with_a_title_page_and_contents_linked_to_each_notebook(tmp_path):

@@ -11,7 +11,12 @@ from . import registry
 from .budget import OutOfTime, remaining, time_budget
 from .verdict import Evidence, SoundnessError, Verdict
 
-__all__ = ["review_claim", "review_step", "record"]
+__all__ = ["review_claim", "review_step", "record", "smtlib", "SMTLIB_QUERIES", "SMTLIB_CHARS"]
+
+#: a statement's record carries at most this many of the queries that confirmed it, and at most
+#: :data:`SMTLIB_CHARS` characters of them in all: whole queries (see :func:`smtlib`)
+SMTLIB_QUERIES = 4
+SMTLIB_CHARS = 8_000
 
 
 def _disagreement(what: str, opinion, statement=None) -> None:
@@ -120,3 +125,38 @@ def record(statement, timings: bool = False) -> dict | None:
     if opinion is None or opinion.about != statement.verdict.value:
         return None
     return opinion.record(timings)
+
+
+def smtlib(statement) -> dict | None:
+    """The queries that confirmed the statement's current verdict, as standalone SMT-LIB 2.6 scripts, for its
+    record: ``{"of": n, "kept": [k, …], "scripts": [[engine, script], …]}``, the ``k``-th (from 1) of its ``n``
+    queries, in the order they were asked; ``None`` without a confirmed query that fits.
+
+    At most :data:`SMTLIB_QUERIES` are kept, :data:`SMTLIB_CHARS` characters in all: the first query of each
+    engine that answered, then the others in order, each where it still fits (a longer one is left out).
+
+    >>> import derive
+    >>> a, b = derive.real("a"), derive.real("b")
+    >>> c = derive.claim("doc.smtlib_square", (a + b)**2, a**2 + 2*a*b + b**2).prove()
+    >>> out = smtlib(c)
+    >>> out["of"], out["kept"], out["scripts"][0][1].splitlines()[0]
+    (1, [1], '; expect: unsat')
+    >>> smtlib(derive.claim("doc.smtlib_open", a, b))  # not proved: nothing confirmed
+    """
+    opinion = getattr(statement, "second_opinion", None)
+    if opinion is None or opinion.about != statement.verdict.value or opinion.result != "agrees":
+        return None
+    scripts = opinion.smtlib()
+    first = {}
+    for k, (_, engine) in enumerate(scripts):
+        first.setdefault(engine, k)
+    order = sorted(range(len(scripts)), key=lambda k: (k not in first.values(), k))
+    kept, size = [], 0
+    for k in order:
+        if len(kept) < SMTLIB_QUERIES and size + len(scripts[k][0]) <= SMTLIB_CHARS:
+            kept.append(k)
+            size += len(scripts[k][0])
+    kept.sort()
+    if not kept:
+        return None
+    return {"of": len(scripts), "kept": [k + 1 for k in kept], "scripts": [[scripts[k][1], scripts[k][0]] for k in kept]}

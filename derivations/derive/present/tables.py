@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import html
 
-from ..kernel import registry
+from ..kernel import opinion, registry
 from ..kernel import describe
 from . import render
 from .paper import record_of
@@ -44,11 +44,16 @@ def _text(rows, what: str) -> str:
 
 
 class ClaimTable:
-    """A table of claim records; renders as HTML and carries the records for ``derive check``."""
+    """A table of claim records; renders as HTML and carries the records for ``derive check``.
 
-    def __init__(self, records: list[dict], seconds: dict[str, float] | None = None):
+    Beside the records, outside what nbval compares (the output's metadata), it keeps each claim's ``seconds``
+    and ``smtlib``: the queries that confirmed it (:func:`derive.kernel.opinion.smtlib`), which the site exports.
+    """
+
+    def __init__(self, records: list[dict], seconds: dict[str, float] | None = None, smtlib: dict | None = None):
         self.records = records
         self.seconds = dict(seconds or {})
+        self.smtlib = dict(smtlib or {})  # identifier -> its confirmed queries (kept as metadata, like seconds)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         summary = _counts(self.records)
@@ -59,7 +64,8 @@ class ClaimTable:
         page = (f'<div class="derive-claim-table"><p><strong>{len(self.records)} claims</strong>: {summary}{tail}</p>\n'
                 + render.table_html(self.records) + "</div>")
         data = {"text/html": page, "text/plain": plain, render.TABLE_MIME: {"claims": self.records}}
-        return data, {render.TABLE_MIME: {"seconds": self.seconds}}
+        meta = {"seconds": self.seconds, **({"smtlib": self.smtlib} if self.smtlib else {})}
+        return data, {render.TABLE_MIME: meta}
 
     def __len__(self):
         return len(self.records)
@@ -88,7 +94,9 @@ def claim_table() -> ClaimTable:
     True
     """
     made = registry.statements()
-    return ClaimTable([record_of(s) for s in made], {s.identifier: round(s.evidence.seconds, 4) for s in made})
+    scripts = {s.identifier: opinion.smtlib(s) for s in made}
+    return ClaimTable([record_of(s) for s in made], {s.identifier: round(s.evidence.seconds, 4) for s in made},
+                      {k: v for k, v in scripts.items() if v})
 
 
 class SuiteTable:

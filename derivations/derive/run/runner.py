@@ -65,18 +65,28 @@ def find_notebooks(root: str | os.PathLike = "notebooks") -> list[Path]:
 
 
 def claims_of(nb) -> list[dict]:
-    """Every claim record in an executed notebook: its last claim table, else its individual claim outputs."""
+    """Every claim record in an executed notebook: its last claim table, else its individual claim outputs.
+
+    Each record gets what its output keeps as metadata: ``seconds``, and from a claim table ``smtlib`` (the
+    queries that confirmed it, :func:`derive.kernel.opinion.smtlib`) where it has any.
+    """
     tables, singles = [], {}
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             data, meta = out.get("data", {}), out.get("metadata", {})
             if render.TABLE_MIME in data:
-                seconds = meta.get(render.TABLE_MIME, {}).get("seconds", {})
-                tables.append([{**r, "seconds": seconds.get(r["id"])} for r in data[render.TABLE_MIME]["claims"]])
+                kept = meta.get(render.TABLE_MIME, {})
+                seconds, smtlib = kept.get("seconds", {}), kept.get("smtlib", {})
+                tables.append([_with(r, seconds.get(r["id"]), smtlib.get(r["id"]))
+                               for r in data[render.TABLE_MIME]["claims"]])
             if render.MIME in data:
                 record = data[render.MIME]
-                singles[record["id"]] = {**record, "seconds": meta.get(render.MIME, {}).get("seconds")}
+                singles[record["id"]] = _with(record, meta.get(render.MIME, {}).get("seconds"), None)
     return tables[-1] if tables else list(singles.values())
+
+
+def _with(record: dict, seconds, smtlib) -> dict:
+    return {**record, "seconds": seconds, **({"smtlib": smtlib} if smtlib else {})}
 
 
 def _clear(nb) -> None:

@@ -25,7 +25,7 @@ from . import cvc5 as _cvc5
 from .translate import (TIMEOUT_MS, TRANSCENDENTAL, Outside, Translator, Unknown, _time_text, cancel_in_formula,
                         complex_inputs, simplify, size_symbols, time_left_ms)
 
-__all__ = ["ENGINE", "Opinion", "identity", "refutation", "step", "combine", "MAX_SIZE", "RLIMIT", "TIMEOUT_MS"]
+__all__ = ["ENGINE", "ENGINES", "Opinion", "identity", "refutation", "step", "combine", "MAX_SIZE", "RLIMIT", "TIMEOUT_MS"]
 
 ENGINE = f"z3 {z3.get_version_string()}"
 #: Z3's resource limit per query (deterministic, unlike time)
@@ -41,6 +41,8 @@ ABSTRACT_MS = 2000
 MAX_SIZE = 2
 #: at most this many size combinations per every-size claim
 MAX_COMBINATIONS = 8
+#: at most this many of a re-check's queries are kept as SMT-LIB scripts (:meth:`Opinion.smtlib`)
+MAX_SCRIPTS = 64
 
 
 @dataclass(frozen=True)
@@ -56,9 +58,10 @@ class Opinion:
     #: the confirmed queries (see :meth:`smtlib`): not kept in the record
     scripts: tuple = field(default=(), repr=False, compare=False)
 
-    def smtlib(self) -> list:
-        """The confirmed queries as ``(script, engine)``: standalone SMT-LIB 2.6 scripts, ``; expect:`` first."""
-        return [_script_of(x) for x in self.scripts]
+    def smtlib(self, limit: int | None = None) -> list:
+        """The confirmed queries (the first ``limit``) as ``(script, engine)``: standalone SMT-LIB 2.6 scripts,
+        ``; expect:`` first. Z3's queries are written as translated, before Z3's own simplifier ran on them."""
+        return [_script_of(x) for x in self.scripts[:limit]]
 
     def record(self, timings: bool = False) -> dict:
         out = {"engine": self.engine, "result": self.result, "why": self.why}
@@ -108,7 +111,8 @@ def _cvc5_queries(t: Translator, facts, goals):
         _USED.append(_cvc5.ENGINE)
         if answer == "unknown":
             raise _Unknown("cvc5 gave up or ran out of its limit")
-        _SCRIPTS.append((_cvc5.script(body, "ALL", answer), _cvc5.ENGINE))
+        if len(_SCRIPTS) < MAX_SCRIPTS:
+            _SCRIPTS.append((_cvc5.script(body, "ALL", answer), _cvc5.ENGINE))
         yield z3.sat if answer == "sat" else z3.unsat
 
 
@@ -123,26 +127,25 @@ def _queries(t: Translator, facts, goals, inverses=None):
         return
     parsed = t.parse(list(facts) + list(goals))
     prepared = [_prepare(f) for f in parsed[:len(facts)]]
-    for g in parsed[len(facts):]:
-        g = _prepare(g, inverses)
+    for asked in parsed[len(facts):]:
+        g = _prepare(asked, inverses)
         if z3.is_false(g):  # Z3's own simplifier already reduced the goal to false
-            yield z3.unsat
-            continue
-        if z3.is_true(g) and all(z3.is_true(f) for f in prepared):  # ground, and true: satisfiable as it stands
-            yield z3.sat
-            continue
-        ms = min(time_left_ms(), ABSTRACT_MS) if t.abstract else time_left_ms()
-        s = z3.Solver()
-        s.set("rlimit", RLIMIT)
-        s.set("timeout", ms)
-        s.add(*prepared)
-        s.add(g)
-        result = s.check()
-        _USED.append(ENGINE)
-        if result == z3.unknown:
-            raise _Unknown(_limit_text(s.reason_unknown(), ms))
-        if len(_SCRIPTS) < 64:
-            _SCRIPTS.append((s, ENGINE, str(result)))
+            result = z3.unsat
+        elif z3.is_true(g) and all(z3.is_true(f) for f in prepared):  # ground, and true: satisfiable as it stands
+            result = z3.sat
+        else:
+            ms = min(time_left_ms(), ABSTRACT_MS) if t.abstract else time_left_ms()
+            s = z3.Solver()
+            s.set("rlimit", RLIMIT)
+            s.set("timeout", ms)
+            s.add(*prepared)
+            s.add(g)
+            result = s.check()
+            _USED.append(ENGINE)
+            if result == z3.unknown:
+                raise _Unknown(_limit_text(s.reason_unknown(), ms))
+        if len(_SCRIPTS) < MAX_SCRIPTS:  # the query as translated, before Z3's own simplifier
+            _SCRIPTS.append((tuple(parsed[:len(facts)]) + (asked,), ENGINE, str(result)))
         yield result
 
 
@@ -239,7 +242,13 @@ def _count(lows, k) -> int:
     return out
 
 
-def _identity(lhs, rhs, assume) -> str:
+#: the engines :func:`identity` may be kept to: both (Z3 first, cvc5 where Z3 is outside), or one alone
+ENGINES = (None, "z3", "cvc5")
+
+
+def _identity(lhs, rhs, assume, engine=None) -> str:
+    if engine == "cvc5":
+        return _identity_sized(lhs, rhs, assume, _cvc5.FUNCTIONS) + " (cvc5 alone)"
     try:
         return _identity_sized(lhs, rhs, assume, False)
     except Outside as exc:
@@ -248,7 +257,8 @@ def _identity(lhs, rhs, assume) -> str:
         try:
             why = _identity_sized(lhs, rhs, assume, True)
         except (Outside, _Unknown, _Disagrees, z3.Z3Exception):
-            pass
+            if engine == "z3":
+                raise exc from None
         else:
             return why + " with " + why_abstract(lhs, rhs) + " uninterpreted"
         del _SCRIPTS[:]
@@ -344,17 +354,21 @@ def _script_of(entry) -> tuple:
     """``(script, engine)``: a query as a standalone SMT-LIB 2.6 script, its expected answer on the first line."""
     if len(entry) == 2:
         return entry
-    solver, engine, answer = entry
+    formulas, engine, answer = entry
+    solver = z3.Solver()
+    solver.add(*formulas)
     body = "\n".join(line for line in solver.to_smt2().splitlines()
                      if not line.startswith(("(check-sat)", "; benchmark", "(set-info")))
     return (f"; expect: {answer}\n(set-logic ALL)\n{body.strip()}\n(check-sat)\n", engine)
 
 
-def identity(lhs, rhs, assume=()) -> Opinion:
+def identity(lhs, rhs, assume=(), engine=None) -> Opinion:
     """Re-check a proved ``lhs = rhs``: ``unsat`` of ``lhs ≠ rhs`` under the domains and ``assume``, per component.
 
     Matrix symbols of symbolic size are re-checked at each size up to :data:`MAX_SIZE` (``why`` says which). A
-    claim with transcendental functions may still agree when it holds with them uninterpreted (``why`` says so).
+    claim with transcendental functions may still agree when it holds with them uninterpreted (``why`` says so),
+    else cvc5 reads them as the real functions. ``engine`` (one of :data:`ENGINES`) keeps the re-check to Z3
+    alone (``"z3"``) or to cvc5 alone (``"cvc5"``, every query), to measure each.
 
     >>> import sympy as sp
     >>> a, b = sp.symbols("a b", real=True)
@@ -366,9 +380,13 @@ def identity(lhs, rhs, assume=()) -> Opinion:
     'a transcendental function (erf)'
     >>> identity(sp.erf(a) * b, b * sp.erf(a)).why
     'unsat of lhs ≠ rhs (1 component) with erf uninterpreted'
+    >>> identity(sp.Max(0, 2 * a), 2 * sp.Max(0, a), engine="cvc5").engine.startswith("cvc5")
+    True
     """
+    if engine not in ENGINES:
+        raise ValueError(f"identity: engine must be one of {ENGINES}, got {engine!r}")
     assume = tuple(assume)
-    return _memo(("identity", lhs, rhs, assume), "proved", lambda: _identity(lhs, rhs, assume))
+    return _memo(("identity", lhs, rhs, assume, engine), "proved", lambda: _identity(lhs, rhs, assume, engine))
 
 
 def refutation(lhs, rhs, assume, witness: dict, component=None) -> Opinion:

@@ -7,6 +7,7 @@ reads from its own folder only (MathJax and the CSS are copied in), so ``site/in
     site/claims.html              every claim by step and paper item, each step's claim graph
     site/NN_name.html             one page per notebook; claims anchored as #claim-<id>
     site/figures/                 the notebooks' figures as PNG files (a tap opens one full size)
+    site/smtlib/<claim id>.smt2   the queries that confirmed a claim, in SMT-LIB 2.6 (:mod:`.smtlib`)
     site/static/, site/vendor/    CSS, scripts, the search index, MathJax 3 and its fonts
     site/derive.pdf               every notebook page in reading order, printed by headless Chromium
 """
@@ -27,7 +28,7 @@ from ..present import paper, render
 from .. import second
 from ..run.runner import NotebookRun, claims_of
 from ..kernel.verdict import Verdict
-from . import blueprint, book, pages, search_index, try_page, vendor
+from . import blueprint, book, pages, search_index, smtlib, try_page, vendor
 from .graph import STATUSES, ClaimGraph, claim_graph
 
 __all__ = ["MARKER", "TITLE", "build", "check_target", "runs_from_files", "claim_graph", "ClaimGraph", "page_title",
@@ -230,9 +231,10 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
     titles = [pages.title_of(nb, r.name) for r, nb in notebooks]
     entries = [(r.name, html.escape(page_title(r.name, t))) for r, t in zip(runs, titles)]
     search = search_index.SearchIndex()
+    scripts = smtlib.write(tmp, runs)
     written = []
     for k, (r, nb) in enumerate(notebooks):
-        ready = pages.prepare(nb, graph, href, page_title(r.name, titles[k]), Path(r.source).parent)
+        ready = pages.prepare(nb, graph, href, page_title(r.name, titles[k]), Path(r.source).parent, scripts)
         top, bottom = _nav(entries, k)
         resources = {"metadata": {"name": r.name, "path": str(Path(r.source).parent.resolve())},
                      "derive": {"nav": top, "nav_bottom": bottom}}
@@ -250,7 +252,7 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
     env = Environment(loader=FileSystemLoader(str(pages.TEMPLATES)), autoescape=True)
     env.filters["wbr"] = _breakable
     env.filters["pieces"] = statement_pieces
-    context = _index_context(runs, notebooks, graph, entries, href, title)
+    context = _index_context(runs, notebooks, graph, entries, href, title, scripts)
     context["pdf"] = pdf
     for row in context["claims"]:
         search.add_claim(row["href"], row["id"], row["title"], row["statement"], row["verdict"], row["how"],
@@ -342,7 +344,7 @@ def _item_rows(runs, graph: ClaimGraph, rows: list[dict]) -> list[dict]:
     return groups
 
 
-def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> dict:
+def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title, scripts=()) -> dict:
     legend = {s: v[0] for s, v in STATUSES.items()}
     steps = []
     for (r, nb), (_, title_html) in zip(notebooks, entries):
@@ -369,7 +371,8 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title) -> 
                 "href": href(c["id"]) if node.notebook == r.name else pages.page_name(r.name),
                 "page": pages.page_name(r.name), "notebook": r.name, "title": c.get("title") or "",
                 "statement": c.get("statement", ""), "assume": r",\ ".join(c.get("assume_tex") or []),
-                "badge": render.badge(Verdict(c["verdict"])), "status": status, "status_short": SHORT[status],
+                "badge": render.badge(Verdict(c["verdict"])), "status": status,
+                "smtlib_html": Markup(smtlib.link_html(c["id"]) if c["id"] in scripts else ""), "status_short": SHORT[status],
                 "second_html": Markup(render.second_badge(c)),
                 "second": (c.get("second_opinion") or {}).get("result", "none"),
                 "unexpected": describe.unexpected(c), "expect": c.get("expect"), "verdict": c["verdict"],

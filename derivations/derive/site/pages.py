@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from ..present import render
+from . import smtlib
 from .graph import ClaimGraph
 
 __all__ = ["TEMPLATES", "CONTENTS", "exporter", "page_name", "title_of", "summary_of", "anchored", "has_table",
@@ -229,9 +230,10 @@ def exercise_number(source: str) -> str:
     return m.group(1) if m else ""
 
 
-def prepare(nb, graph: ClaimGraph, href, title: str, folder: Path | None = None):
+def prepare(nb, graph: ClaimGraph, href, title: str, folder: Path | None = None, scripts=()):
     """A copy of ``nb`` for the template: boilerplate input hidden, claims (first output of each) anchored,
-    each solution labelled with the number of the exercise it follows (``Solution 5.1``).
+    each solution labelled with the number of the exercise it follows (``Solution 5.1``), each claim of
+    ``scripts`` (identifiers) linked to its SMT-LIB script after its verdict, in its output and claim tables.
 
     ``href(identifier)`` gives the link of a claim's anchor (on its own page or another); ``folder`` is
     where the notebook's own files are (its Markdown images are embedded from there).
@@ -253,6 +255,10 @@ def prepare(nb, graph: ClaimGraph, href, title: str, folder: Path | None = None)
             cell.source = _embed_images(cell.source, folder)
         for out in cell.get("outputs", []):
             data = out.get("data", {})
+            if render.MIME in data and data[render.MIME].get("id") in scripts and "text/html" in data:
+                data["text/html"] = smtlib.linked_claim(data["text/html"], data[render.MIME]["id"])
+            if render.TABLE_MIME in data and "text/html" in data:
+                data["text/html"] = smtlib.linked_table(data["text/html"], scripts)
             if render.MIME in data:
                 ident = data[render.MIME].get("id")
                 if ident in graph.nodes and ident not in seen:
