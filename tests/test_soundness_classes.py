@@ -1818,25 +1818,30 @@ def test_termwise_keeps_sigma_and_its_assumptions_fixed():
     assert ch.verdict is U and "needs" in ch.evidence.detail
 
 
-def test_the_second_opinion_calls_the_every_size_rules_outside_its_fragment():
+def test_the_second_opinion_reads_the_every_size_rules_entry_by_entry_or_not_at_all():
     V = sp.MatrixSymbol("V", _es_m, n)
     ch = _one_unit_chain("sound.second_entry", V, (SIGMA(a) * b, SIGMA(b) * a))
     assert ch.verdict is P
-    if ch.second_opinion is not None:
-        assert ch.second_opinion.result == "outside fragment" and "matrix variables" in ch.second_opinion.why
-    # at a fixed size too: the premise for every matrix is not read as the premise at the step's own values
+    if ch.second_opinion is not None:  # read at the smallest sizes, each matrix entry by entry, or not at all
+        assert ch.second_opinion.result in ("agrees", "outside fragment", "unknown"), ch.second_opinion
+        assert ch.second_opinion.result != "agrees" or "entry by entry" in ch.second_opinion.why
+    # at a fixed size: the premise for every matrix is read for every value of its entries, not at the step's own
     M = sp.MatrixSymbol("M", 1, 1)
     fixed = chain("sound.second_matrix_fixed", (SIGMA(M[0, 0]), M[0, 0]), expect=None).step(
         (SIGMA(a), a), rules.instantiate({M: sp.Matrix([[a]])}))
     assert fixed.verdict is P
     if fixed.second_opinion is not None:
-        assert fixed.second_opinion.result == "outside fragment"
+        assert fixed.second_opinion.result in ("agrees", "outside fragment")
+    from derive.second import step as second_step
+    wrong = second_step((SIGMA(M[0, 0]), M[0, 0]), (SIGMA(a), a + 1), rules.instantiate({M: sp.Matrix([[a]])}),
+                        equations=True)
+    assert wrong.result != "agrees", wrong
     kk = sp.Symbol("kk", integer=True)
     x = sp.IndexedBase("x", real=True)
     tw = chain("sound.second_termwise", (SIGMA(a), a), expect=None).step(
         (sp.Sum(SIGMA(x[kk]), (kk, 0, 3)), sp.Sum(x[kk], (kk, 0, 3))), rules.termwise({a: x[_es_j]}, index=_es_j))
     assert tw.verdict is P
-    if tw.second_opinion is not None:
+    if tw.second_opinion is not None:  # a sum of a fixed size over an indexed base: not read
         assert tw.second_opinion.result == "outside fragment" and "every term" in tw.second_opinion.why
 
 
