@@ -21,7 +21,7 @@ from derive.present.audit import AUDIT_MIME
 from derive.present.datatable import DATA_MIME
 from derive.present.render import TABLE_MIME
 from derive.run.runner import find_notebooks
-from derive.site import MARKER, build, claim_graph, pages, runs_from_files, statement_pieces
+from derive.site import MARKER, build, claim_graph, pages, runs_from_files, statement_markup
 from derive.present import paper
 from derive.site.blueprint import blueprint, blueprint_dot, dot_svg, have_dot, item_status
 from derive.site.vendor import find_mathjax
@@ -461,7 +461,7 @@ def index_math(sources: dict) -> tuple[int, int]:
         nb = nbformat.read(path, as_version=4)
         index += count_math(pages.summary_of(nb))
         for claim in runs_from_files([path])[0].claims:
-            claims += len(statement_pieces(claim.get("statement", ""))) + bool(claim.get("assume_tex"))
+            claims += str(statement_markup(claim.get("statement", ""))).count("\\(") + bool(claim.get("assume_tex"))
             claims += count_math(claim.get("title") or "")
     return index, claims
 
