@@ -24,7 +24,7 @@ import re
 __all__ = ["COLUMN", "width", "split_top", "broken", "aligned", "fits"]
 
 #: the column of a statement, in characters of typeset math (the claims page and a notebook's output at 1280 px)
-COLUMN = 72
+COLUMN = 78
 #: how wide a script is next to its base
 SCRIPT = 0.7
 _ZERO = {"left", "right", "displaystyle", "textstyle", "limits", "nolimits", "big", "Big", "bigl", "bigr", "Bigl",
@@ -184,18 +184,57 @@ def _side(tex: str, room: float, first: str) -> list[str]:
 
 
 def _chain_rows(body: str, room: float) -> list[str]:
+    """The rows of a chain; when its steps and justifications, each column as wide as its widest cell, are wider
+    than ``room``, every justification goes to rows of its own under its step."""
+    rows = [split_top(row, "&&") for row in split_top(body, r"\\\\")]
+    steps = max((width(cells[0]) for cells in rows), default=0)
+    reasons = max((width(c) for cells in rows for c in cells[1:]), default=0)
+    if steps + reasons + 2 <= room:
+        return [" && ".join(cells) for cells in rows]
+    lead = max((width(_cells(cells[0])[0]) for cells in rows), default=0)  # the column left of the steps
     out = []
-    for row in split_top(body, r"\\\\"):
-        if width(row) <= room:
-            out.append(row)
-            continue
-        expr, *reason = split_top(row, "&&")
+    for expr, *reason in rows:
         out.append(expr)
         for why in reason:  # a list of substitutions is cut after its commas
             parts = [p[2:].strip() if p.startswith(",\\") else p for p in split_top(why, r",\\ ")]
             parts = [p + ("," if k < len(parts) - 1 else "") for k, p in enumerate(parts)]
-            out += _pack(parts, room - 4, r"&\qquad", r"&\qquad", joiner=r"\ ")
+            out += _pack(parts, room - lead - 4, r"&\qquad", r"&\qquad", joiner=r"\ ")
     return out
+
+
+def _cells(row: str) -> list[str]:
+    """A row of ``aligned`` cut at each of its top-level ``&`` (empty cells kept: ``&&`` skips a column)."""
+    cells, depth, start, k = [], 0, 0, 0
+    while k < len(row):
+        ch = row[k]
+        if ch == "\\":
+            word = re.match(r"\\(left|right|begin|end)(?![a-zA-Z])", row[k:])
+            if word:
+                depth += 1 if word.group(1) in ("left", "begin") else -1
+                k += len(word.group(0))
+                continue
+            k += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if ch == "&" and depth == 0:
+            cells.append(row[start:k])
+            start = k + 1
+        k += 1
+    return cells + [row[start:]]
+
+
+def table_width(rows: list[str]) -> float:
+    r"""How wide the rows typeset as one ``aligned``: each column as wide as its widest cell.
+
+    >>> table_width([r"a &= b && \text{why}", r"&= c"]) == width("a") + width("= b") + width(r"\text{why}")
+    True
+    """
+    cols: list[float] = []
+    for row in rows:
+        for k, cell in enumerate(_cells(row)):
+            w = width(cell)
+            cols[k:k + 1] = [max(cols[k], w)] if k < len(cols) else [w]
+    return sum(cols)
 
 
 def broken(tex: str, room: float = COLUMN) -> list[str]:
@@ -231,5 +270,5 @@ def aligned(rows: list[str]) -> str:
 
 
 def fits(rows: list[str], room: float = COLUMN) -> bool:
-    """Whether every row of a layout fits in ``room`` characters."""
-    return all(width(r) <= room for r in rows)
+    """Whether the rows of a layout, set as one ``aligned``, fit in ``room`` characters."""
+    return table_width(rows) <= room
