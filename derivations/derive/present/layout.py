@@ -167,8 +167,9 @@ def split_top(tex: str, separator: str) -> list[str]:
 def _pack(terms: list[str], room: float, first: str, rest: str, joiner: str = " ") -> list[str]:
     """Terms joined into rows of at most ``room`` characters, the first row opened by ``first``, the others by ``rest``."""
     rows, line = [], ""
+    lead = max(width(first), width(rest)) + width(joiner)
     for term in terms:
-        if line and width(line) + width(term) > room:
+        if line and width(line) + width(term) + lead > room:
             rows.append(line)
             line = term
         else:
@@ -245,8 +246,8 @@ def broken(tex: str, room: float = COLUMN) -> list[str]:
     >>> for row in broken(r"\begin{aligned} & a = b && \text{by }" + r",\ ".join(["c := 1"] * 9) + r"\end{aligned}", 40):
     ...     print(row)
     & a = b
-    &\qquad \text{by }c := 1,\ c := 1,\ c := 1,\ c := 1,\ c := 1,
-    &\qquad c := 1,\ c := 1,\ c := 1,\ c := 1
+    &\qquad \text{by }c := 1,\ c := 1,\ c := 1,\ c := 1,
+    &\qquad c := 1,\ c := 1,\ c := 1,\ c := 1,\ c := 1
     """
     tex = tex.strip()
     whole = re.fullmatch(r"\\begin\{aligned\}(.*)\\end\{aligned\}", tex, flags=re.S)
