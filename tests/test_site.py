@@ -239,7 +239,8 @@ SHOWN_TEXT = """() => {
   const walk = (node) => {
     for (const child of node.childNodes) {
       if (child.nodeType === 3) { if (child.textContent.trim()) left.push(child.textContent); }
-      else if (child.nodeType === 1 && !skip.has(child.tagName.toUpperCase())) walk(child);
+      else if (child.nodeType === 1 && !skip.has(child.tagName.toUpperCase())
+               && getComputedStyle(child).display !== 'none') walk(child);  // not shown: a viewer's fallback
     }
   };
   walk(document.body);
