@@ -21,7 +21,7 @@ from derive.present.audit import AUDIT_MIME
 from derive.present.datatable import DATA_MIME
 from derive.present.render import TABLE_MIME
 from derive.run.runner import find_notebooks
-from derive.site import MARKER, build, claim_graph, pages, runs_from_files, statement_pieces
+from derive.site import MARKER, build, claim_graph, pages, runs_from_files, statement_markup
 from derive.present import paper
 from derive.site.blueprint import blueprint, blueprint_dot, dot_svg, have_dot, item_status
 from derive.site.vendor import find_mathjax
@@ -240,7 +240,8 @@ SHOWN_TEXT = """() => {
   const walk = (node) => {
     for (const child of node.childNodes) {
       if (child.nodeType === 3) { if (child.textContent.trim()) left.push(child.textContent); }
-      else if (child.nodeType === 1 && !skip.has(child.tagName.toUpperCase())) walk(child);
+      else if (child.nodeType === 1 && !skip.has(child.tagName.toUpperCase())
+               && getComputedStyle(child).display !== 'none') walk(child);  // not shown: a viewer's fallback
     }
   };
   walk(document.body);
@@ -462,7 +463,7 @@ def index_math(sources: dict) -> tuple[int, int]:
         nb = nbformat.read(path, as_version=4)
         index += count_math(pages.summary_of(nb))
         for claim in runs_from_files([path])[0].claims:
-            claims += len(statement_pieces(claim.get("statement", ""))) + bool(claim.get("assume_tex"))
+            claims += str(statement_markup(claim.get("statement", ""))).count("\\(") + bool(claim.get("assume_tex"))
             claims += count_math(claim.get("title") or "")
     return index, claims
 
@@ -609,3 +610,57 @@ def test_mathjax_of_the_site_leaves_no_javascript_link(tmp_path, mathjax, browse
         assert not [u for u in links if re.match(r"\s*(javascript|data):", u or "", re.I)], links
     finally:
         page.close()
+
+
+#: at most this share of the claims page's statements may be wider than their column at 1280 px
+WIDE_SHARE = 0.02
+#: per claim card: is its statement (the box, a piece, or a formula that scrolls; folded parts left out) wider
+#: than its column? The same count as tools/statement_widths.py
+STATEMENT_WIDTHS = """() => {
+  const shown = (el) => el.getClientRects().length > 0 && !el.closest('details:not([open])');
+  const wide = (el) => el.scrollWidth > el.clientWidth + 1;
+  return [...document.querySelectorAll('article.claim-card')].map(card => {
+    const st = card.querySelector('.cc-statement');
+    const boxes = [...st.querySelectorAll('.cc-piece, mjx-container')].filter(e => getComputedStyle(e).display !== 'inline');
+    return {id: card.dataset.id, wide: [st, ...boxes].filter(shown).some(wide),
+            folded: [...st.querySelectorAll('details.derive-full')].map(d => d.querySelectorAll('mjx-container').length)};
+  });
+}"""
+
+
+def test_claims_page_statements_fit_their_column_or_fold(browser, suite_site):
+    site, sources = suite_site
+    if not sources:
+        pytest.skip("no notebooks")
+    got = open_page(browser, (site / "claims.html").as_uri() + ALL)
+    try:
+        cards = got["page"].evaluate(STATEMENT_WIDTHS)
+    finally:
+        got["page"].close()
+    wide = [c["id"] for c in cards if c["wide"]]
+    assert cards and len(wide) <= WIDE_SHARE * len(cards), \
+        f"{len(wide)} of {len(cards)} statements wider than their column at 1280 px: {wide[:8]}"
+    assert all(n and all(n) for c in cards for n in [c["folded"]] if n), "a folded statement without its math"
+
+
+def test_a_notebook_through_plain_nbconvert_shows_its_claims_as_text_not_raw_tex(browser, tmp_path):
+    """Without MathJax (plain ``jupyter nbconvert --to html``, offline), a claim shows its Unicode text."""
+    from nbconvert import HTMLExporter
+
+    source = ROOT / "notebooks" / "01_key_value_view.ipynb"
+    if not source.exists():
+        pytest.skip("no notebook 01")
+    body, _ = HTMLExporter().from_notebook_node(nbformat.read(source, as_version=4))
+    (tmp_path / "01.html").write_text(body, encoding="utf-8")
+    page = browser.new_page()
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:") else route.abort())
+    try:
+        page.goto((tmp_path / "01.html").as_uri())
+        shown = page.evaluate("""() => [...document.querySelectorAll('.derive-claim-statement')].map(s => ({
+          plain: [...s.querySelectorAll('.derive-plain')].filter(e => e.getClientRects().length > 0).map(e => e.innerText),
+          tex: [...s.querySelectorAll('.derive-tex')].filter(e => e.getClientRects().length > 0).length}))""")
+    finally:
+        page.close()
+    assert shown, "no claims on the page"
+    assert all(len(s["plain"]) == 1 and s["tex"] == 0 for s in shown), shown[:3]
+    assert not [s for s in shown if "$" in s["plain"][0] or "\\" in s["plain"][0]], shown[:3]

@@ -28,7 +28,7 @@ from .layers import forms
 from .layers.activations import ACTIVATIONS, activation, sigma, z
 from .layers.symbols import matrix, nonzero, positive, real, row
 from .classifier.classify import classify
-from .present import classification_view, exercises, render  # render and classification_view: how things show
+from .present import classification_view, exercises, expressions, render  # render and classification_view: how things show
 from .present.datatable import Link, table
 from .present.exercises import exercise
 from .present.tables import claim_table
@@ -62,3 +62,4 @@ def __getattr__(name):
 
 
 exercises.install()  # in IPython: an ExpectationError shows as its message, not a traceback
+expressions.install()  # in IPython: SymPy expressions print as the claims do (σ(x Kᵀ), indices from 1)

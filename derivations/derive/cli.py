@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import textwrap
 from pathlib import Path
 
 from .kernel import describe
+from .present.plain import unicode
 from .run import runner
 from . import second
 from .kernel.verdict import Verdict
@@ -30,44 +30,16 @@ BUILD = Path("build/notebooks")
 #: the widest line the command prints (a claim's statement and "how" are shortened to fit)
 WIDTH = 118
 
-_TEX = [  # LaTeX as plain text, for one line per claim: spacing and sizing dropped, markup unwrapped
-    (r"\\(?:left|right|displaystyle|quad|qquad)(?![a-zA-Z])|\\[,;!]", ""),
-    (r"\\(?:operatorname|mathrm|text|mathbf|boldsymbol|mathit|mathcal)\{([^{}]*)\}", r"\1"),
-    (r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1)/(\2)"),
-    (r"\\sqrt\{([^{}]*)\}", r"√(\1)"),
-    (r"\^\{T\}|\^\{\\top\}|\^T(?![a-zA-Z])", "ᵀ"),
-    (r"\\begin\{[a-z]*\}|\\end\{[a-z]*\}", ""),
-    (r"\\\\", "; "),
-    (r"&", ""),
-]
-_SYMBOLS = {"sigma": "σ", "alpha": "α", "beta": "β", "gamma": "γ", "lambda": "λ", "mu": "μ", "pi": "π",
-            "odot": "⊙", "cdot": "·", "times": "×", "leq": "≤", "geq": "≥", "neq": "≠", "ne": "≠", "le": "≤",
-            "ge": "≥", "Longrightarrow": "⟹", "Rightarrow": "⇒", "sum": "Σ", "infty": "∞", "in": "∈",
-            "forall": "∀", "mapsto": "↦", "checkmark": "✓", "max": "max", "min": "min", "exp": "exp",
-            "log": "log", "tanh": "tanh", "operatorname": "", "top": "ᵀ", "big": "", "Big": "", "bigg": "",
-            "Bigg": "", "bigl": "", "bigr": "", "Bigl": "", "Bigr": ""}
-
-
 def tex_text(tex: str) -> str:
-    """A LaTeX statement as plain text on one line (for the terminal: readable, not exact).
+    """A LaTeX statement as plain text on one line (for the terminal: readable, not exact), as a claim's
+    text/plain and its Unicode fallback read (:func:`derive.present.plain.unicode`).
 
     >>> tex_text(r"\\sigma\\left(x K^{T}\\right) V = \\frac{a}{2} \\odot b_{1}")
-    'σ(x Kᵀ) V = (a)/(2) ⊙ b_1'
-    >>> tex_text(r"\\frac{a b}{1 + e^{- a}}")
-    '(a b)/(1 + e^(- a))'
+    'σ(x Kᵀ) V = (a)/(2) ⊙ b₁'
+    >>> tex_text(r"\\sum_{j=1}^{m} \\frac{a b}{1 + e^{- a}}")
+    'Σⱼ₌₁ᵐ (a b)/(1 + e⁻ᵃ)'
     """
-    text = tex
-    for _ in range(8):  # nested braces: the innermost first, until nothing changes
-        before = text
-        for pattern, repl in _TEX:
-            text = re.sub(pattern, repl, text)
-        text = re.sub(r"([_^])\{([^{}\s]*)\}", r"\1\2", text)  # x_{1} -> x_1
-        text = re.sub(r"([_^])\{([^{}]*)\}", r"\1(\2)", text)  # e^{- a} -> e^(- a)
-        if text == before:
-            break
-    text = re.sub(r"\\([a-zA-Z]+)", lambda m: _SYMBOLS.get(m.group(1), m.group(1)), text)
-    text = text.replace("{", "").replace("}", "").replace("\\", "")
-    return " ".join(text.split())
+    return unicode(tex)
 
 
 def _fit(line: str) -> str:

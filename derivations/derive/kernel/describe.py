@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from .notation import text as expr_text
 from .verdict import Verdict
 
 __all__ = ["how", "unexpected", "verdict_counts", "shorten", "statement_text"]
@@ -62,7 +63,7 @@ def shorten(text: str, width: int) -> str:
 
 
 def statement_text(statement, width: int = 100) -> str:
-    """A claim or chain as plain text: identifier and verdict, the statement (``sympy.sstr``), how it was obtained.
+    """A claim or chain as plain text: identifier and verdict, the statement (:func:`derive.kernel.notation.text`), how it was obtained.
 
     >>> import derive
     >>> a, b = derive.real("a b")
@@ -75,13 +76,13 @@ def statement_text(statement, width: int = 100) -> str:
     record = statement.record()
 
     def side(e):
-        return " = ".join(sp.sstr(x) for x in e) if isinstance(e, tuple) else sp.sstr(e)
+        return " = ".join(expr_text(x) for x in e) if isinstance(e, tuple) else expr_text(e)
 
     if hasattr(statement, "steps"):  # a chain: its start and every step
         joint = " ⟹ " if getattr(statement, "equations", False) else " = "
         text = joint.join(side(e) for e in [statement.start, *(s[0] for s in statement.steps)])
     else:  # each side shortened on its own, so that a long left side leaves the right one in sight
-        lhs, rhs = (sp.sstr(side) for side in getattr(statement, "shown", (statement.lhs, statement.rhs)))
+        lhs, rhs = (expr_text(side) for side in getattr(statement, "shown", (statement.lhs, statement.rhs)))
         half = (width - 3) // 2
         text = f"{lhs} = {rhs}" if len(lhs) + len(rhs) + 3 <= width else (
             f"{shorten(lhs, max(half, width - 3 - len(rhs)))} = {shorten(rhs, max(half, width - 3 - len(lhs)))}")
@@ -92,8 +93,8 @@ def statement_text(statement, width: int = 100) -> str:
     definitions = getattr(statement, "definitions", ())
     if definitions:
         lines.append("  where " + shorten(", ".join(
-            f"{sp.sstr(k)} = {sp.sstr(v)}" if isinstance(k, sp.Symbol) else
-            f"{k.__name__}({', '.join(map(sp.sstr, v.variables))}) = {sp.sstr(v.expr)}" for k, v in definitions), width - 8))
+            f"{expr_text(k)} = {expr_text(v)}" if isinstance(k, sp.Symbol) else
+            f"{expr_text(k(*v.variables))} = {expr_text(v.expr)}" for k, v in definitions), width - 8))
     if record["assume"]:
         lines.append("  assuming " + shorten(", ".join(record["assume"]), width - 9))
     lines.append("  " + shorten(how(record), width))

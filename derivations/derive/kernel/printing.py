@@ -23,6 +23,9 @@ from sympy.core.function import AppliedUndef, UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr, MatrixSymbol
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.printing.latex import LatexPrinter
+from sympy.printing.precedence import PRECEDENCE
+
+from . import notation
 
 __all__ = ["Shown", "FormCall", "shown", "shadow_of", "display_of", "latex", "sigma_tex", "scope", "equation"]
 
@@ -311,7 +314,16 @@ def is_generic(f) -> bool:
 
 # -- the printer --------------------------------------------------------------------------------------------------
 class DerivePrinter(LatexPrinter):
-    """SymPy's LaTeX printer, with the forms named, ``⊙`` for the Hadamard product and ``ᵀ`` for transposes."""
+    """SymPy's LaTeX printer, with the forms named, ``⊙`` for the Hadamard product, ``ᵀ`` for transposes, and
+    entries and sums counted from 1.
+
+    >>> import sympy as sp
+    >>> d = sp.Symbol("d", integer=True, positive=True)
+    >>> i = sp.Symbol("i", integer=True)
+    >>> x, K = sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("K", d, d)
+    >>> DerivePrinter().doprint(sp.Sum(x[0, i] * K[i, 0], (i, 0, d - 1)))
+    '\\\\sum_{i=1}^{d} K_{i,1} x_{i}'
+    """
 
     def _print_Shown(self, expr):
         return expr._latex(self)
@@ -372,6 +384,16 @@ class DerivePrinter(LatexPrinter):
 
     def _print_FormCall(self, expr):
         return expr._latex(self)
+
+    def _print_MatrixElement(self, expr):
+        """An entry counted from 1, as the paper counts (:mod:`derive.kernel.notation`): ``x_{i+1}``, ``K_{j+1,i+1}``."""
+        parent = self.parenthesize(expr.parent, PRECEDENCE["Atom"], strict=True)
+        return f"{parent}_{{{','.join(self._print(k) for k in notation.entry_indices(expr))}}}"
+
+    def _print_Sum(self, expr):
+        """A sum from 0 printed from 1, its body rewritten for the shifted index (the same sum)."""
+        body, limits = notation.shifted(expr)
+        return super()._print_Sum(sp.Sum(body, *limits))
 
 
 def latex(expr) -> str:

@@ -350,7 +350,7 @@ def index_sum(index, term, count):
 
 
 class RowOf(MatrixExpr):
-    """Row ``j`` of ``M`` (see :func:`row_of`); prints as ``q_j`` for a one-letter ``Q``."""
+    """Row ``j`` of ``M`` (see :func:`row_of`); prints as ``q_{j+1}`` for a one-letter ``Q`` (rows counted from 1)."""
 
     def __new__(cls, M, j):
         return sp.Basic.__new__(cls, M, j)
@@ -365,11 +365,11 @@ class RowOf(MatrixExpr):
 
     def _latex(self, printer):
         M, j = self.args
-        return _row_name(printer, M, printer._print(j))
+        return _row_name(printer, M, printer._print(j + 1))
 
 
 class ColumnOf(MatrixExpr):
-    """Column ``t`` of ``M`` as a column (see :func:`column_of`); prints as ``c_t`` for a one-letter ``C``."""
+    """Column ``t`` of ``M`` as a column (see :func:`column_of`); prints as ``c_{t+1}`` for a one-letter ``C``."""
 
     def __new__(cls, M, t):
         return sp.Basic.__new__(cls, M, t)
@@ -384,11 +384,12 @@ class ColumnOf(MatrixExpr):
 
     def _latex(self, printer):
         M, t = self.args
-        return _row_name(printer, M, printer._print(t))
+        return _row_name(printer, M, printer._print(t + 1))
 
 
 class IndexSum(MatrixExpr):
-    """``Σ_{index=0}^{count-1} term`` (see :func:`index_sum`); ``index`` is bound."""
+    """``Σ_{index=0}^{count-1} term`` (see :func:`index_sum`); ``index`` is bound. Printed from 1:
+    ``Σ_{t=1}^{r} c_t`` for the sum of the columns ``column_of(C, t)``."""
 
     def __new__(cls, index, term, count):
         return sp.Basic.__new__(cls, index, term, count)
@@ -407,8 +408,9 @@ class IndexSum(MatrixExpr):
         return sp.Sum(term[i, j], (index, 0, count - 1))
 
     def _latex(self, printer):
-        index, term, count = self.args
-        return rf"\sum_{{{printer._print(index)}=0}}^{{{printer._print(count - 1)}}} {printer._print(term)}"
+        index, term, count = self.args  # printed from 1, as the paper counts: the term reads index - 1
+        shown = term.xreplace({index: index - 1})
+        return rf"\sum_{{{printer._print(index)}=1}}^{{{printer._print(count)}}} {printer._print(shown)}"
 
 
 def _weighted_rows(sigma, scores, V):

@@ -13,10 +13,12 @@ from ..kernel import display
 from ..kernel.claims import Statement
 from ..kernel.describe import how
 from ..kernel.verdict import Verdict
+from . import layout
 from .paper import record_of
+from .plain import unicode
 
-__all__ = ["MIME", "TABLE_MIME", "STYLE", "badge", "plain_markdown", "mimebundle", "folded", "html_table", "table_html", "statement_bundle",
-           "second_badge"]
+__all__ = ["MIME", "TABLE_MIME", "STYLE", "badge", "plain_markdown", "statement_html", "mimebundle", "folded", "html_table",
+           "table_html", "statement_bundle", "second_badge"]
 
 #: the MIME type of one claim's record in a notebook output
 MIME = "application/vnd.derive.claim+json"
@@ -51,26 +53,6 @@ def plain_markdown(text: str) -> str:
     return html.escape(text).translate(_MARKUP)
 
 
-def _tex_plain(text: str) -> str:
-    r"""A LaTeX statement made readable as plain text (a few symbols in Unicode; the rest left as written).
-
-    >>> _tex_plain(r"\sigma{\left(a \right)} b = \alpha \cdot b^{\top}")
-    'σ(a) b = α · bᵀ'
-    """
-    for tex_, text_ in _PLAIN_TEX:
-        text = text.replace(tex_, text_)
-    text = re.sub(r"\{\s*\(", "(", text)
-    text = re.sub(r"\)\s*\}", ")", text)
-    text = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", text))
-    return re.sub(r"[ \t]+", " ", text).strip()
-
-
-_PLAIN_TEX = [(r"\left", ""), (r"\right", ""), (r"\displaystyle", ""), (r"\sigma", "σ"), (r"\alpha", "α"),
-              (r"\beta", "β"), (r"\cdot", "·"), (r"\odot", "⊙"), (r"^{\top}", "ᵀ"), (r"^{T}", "ᵀ"), (r"\top", "ᵀ"),
-              (r"\leftrightarrow", "↔"), (r"\neq", "≠"), (r"\leq", "≤"), (r"\geq", "≥"), (r"\times", "×"),
-              (r"\,", " "), (r"\ ", " "), (r"\quad", " "), (r"\operatorname", ""), (r"\mathrm", "")]
-
-
 def _code(ident: str) -> str:
     return f"<code>{html.escape(ident)}</code>"
 
@@ -78,6 +60,34 @@ def _code(ident: str) -> str:
 def _plain_html(text: str) -> str:
     """Plain text inside HTML that MathJax must leave alone (a residual may hold a ``$``)."""
     return f'<span class="tex2jax_ignore">{html.escape(text)}</span>'
+
+
+#: which elements say that a viewer typeset the math (MathJax 3 and 2, KaTeX)
+TYPESET = "mjx-container, .MathJax, .MathJax_Display, .MathJax_SVG, .katex"
+#: a viewer that typesets shows the math; one that does not shows the Unicode text instead of raw ``$$…$$``
+#: (a browser without ``:has`` shows both)
+FALLBACK_CSS = (f".derive-claim-statement:has({TYPESET}) > .derive-plain {{ display: none; }} "
+                f".derive-claim-statement:not(:has({TYPESET})) > .derive-tex {{ display: none; }} "
+                ".derive-plain { font-family: serif; font-size: 110%; overflow-wrap: anywhere; padding: 4px 0; }")
+
+
+def statement_html(tex: str) -> str:
+    r"""A statement's HTML: its math laid out for the column (:mod:`.layout`), and its Unicode text for viewers that
+    do not typeset. A statement too wide even when broken folds behind "show in full", its first row in view.
+
+    >>> print(statement_html("a = b"))
+    <div class="derive-plain tex2jax_ignore">a = b</div><div class="derive-tex">$$ a = b $$</div>
+    >>> "<details" in statement_html(r"\left[\begin{matrix}" + " + ".join(["a_{1}"] * 60) + r"\end{matrix}\right] = b")
+    True
+    """
+    rows = layout.broken(tex)
+    plain = f'<div class="derive-plain tex2jax_ignore">{html.escape(unicode(tex))}</div>'
+    if layout.fits(rows):
+        return f'{plain}<div class="derive-tex">$$ {html.escape(layout.aligned(rows))} $$</div>'
+    first = rows[0].replace("&", "").strip() if len(rows) > 1 and layout.fits(rows[:1]) else ""
+    preview = rf"\(\displaystyle {html.escape(first)} \quad \cdots\) " if first else ""
+    return (f'{plain}<details class="derive-tex derive-full"><summary>{preview}<span class="derive-show">show in full'
+            f'</span></summary>$$ {html.escape(layout.aligned(rows))} $$</details>')
 
 
 def mimebundle(record: dict, body_tex: str) -> dict:
@@ -100,13 +110,13 @@ def mimebundle(record: dict, body_tex: str) -> dict:
         notes.append(second)
     title = f" — {html.escape(record['title'])}" if record["title"] else ""
     caption = rf" — \({html.escape(record['caption'])}\)" if record.get("caption") else ""
-    body = html.escape(body_tex)
     scope = (f'<div class="derive-claim-scope">$$ \\small {html.escape(record["scope_tex"])} $$</div>'
              if record.get("scope_tex") else "")
     page = (
         f'<div class="derive-claim" data-claim="{html.escape(record["id"])}">'
         f'<div class="derive-claim-head">{badge(verdict)} <strong>{_code(record["id"])}</strong>{title}{caption}</div>'
-        f'<div class="derive-claim-statement">$$ {body} $$</div>'
+        f'<style>{FALLBACK_CSS}</style>'
+        f'<div class="derive-claim-statement">{statement_html(body_tex)}</div>'
         f"{scope}"
         f'<div class="derive-claim-how" style="font-size:85%;color:#57606a">{" · ".join(notes)}</div>'
         "</div>"
@@ -114,7 +124,7 @@ def mimebundle(record: dict, body_tex: str) -> dict:
     latex = f"$$ {body_tex} $$"
     expected = "" if not expect or expect == record["verdict"] else f" (expected {expect})"
     plain = (f"[{verdict.value}] {record['id']}: {how(record)}{expected}\n"
-             f"    {_tex_plain(body_tex)}")
+             f"    {unicode(body_tex)}")
     return {"text/html": page, "text/latex": latex, "text/plain": plain, MIME: record}
 
 

@@ -62,9 +62,10 @@ def _become_kernel(connection_file: str, cwd: str, server: int) -> None:  # prag
     numpy.random.seed()
     app = IPKernelApp.instance()
     app.initialize(["-f", connection_file, f"--IPKernelApp.parent_handle={server}", *_KERNEL_ARGS])
-    from derive import exercises  # derive was imported before there was a shell: as a launched kernel's import does
+    from derive import exercises, expressions  # derive was imported before there was a shell, as in a launched kernel
 
     exercises.install(app.shell)
+    expressions.install(app.shell)
     app.start()
 
 

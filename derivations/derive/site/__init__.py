@@ -24,7 +24,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from ..kernel import describe
-from ..present import paper, render
+from ..present import layout, paper, render
 from .. import second
 from ..run.runner import NotebookRun, claims_of
 from ..kernel.verdict import Verdict
@@ -32,7 +32,7 @@ from . import blueprint, book, pages, search_index, smtlib, try_page, vendor
 from .graph import STATUSES, ClaimGraph, claim_graph
 
 __all__ = ["MARKER", "TITLE", "build", "check_target", "runs_from_files", "claim_graph", "ClaimGraph", "page_title",
-           "statement_pieces"]
+           "statement_pieces", "statement_markup"]
 
 #: a file every built site holds: only a folder holding it is ever replaced by a new build
 MARKER = ".derive-site"
@@ -252,6 +252,7 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
     env = Environment(loader=FileSystemLoader(str(pages.TEMPLATES)), autoescape=True)
     env.filters["wbr"] = _breakable
     env.filters["pieces"] = statement_pieces
+    env.filters["statement"] = statement_markup
     context = _index_context(runs, notebooks, graph, entries, href, title, scripts)
     context["pdf"] = pdf
     for row in context["claims"]:
@@ -322,6 +323,31 @@ def statement_pieces(tex: str) -> list[str]:
         k += 1
     pieces.append(tex[start:].strip())
     return [p for p in pieces if p]
+
+
+def _piece(tex: str) -> str:
+    return f'<span class="cc-piece">\\(\\displaystyle {html.escape(tex)}\\)</span>'
+
+
+def statement_markup(tex: str) -> Markup:
+    r"""A statement on the claims page: pieces that wrap when it is one line (:func:`statement_pieces`), the rows
+    of :func:`derive.present.layout.broken` when it is longer than the column, folded behind "show in full" (its
+    first row in view) when even those are wider.
+
+    >>> str(statement_markup("a = b"))
+    '<span class="cc-piece">\\(\\displaystyle a = b\\)</span>'
+    >>> "<details" in statement_markup(r"\left[\begin{matrix}" + " + ".join(["a_{1}"] * 60) + r"\end{matrix}\right] = b")
+    True
+    """
+    rows = layout.broken(tex)
+    if not layout.fits(rows):
+        first = rows[0].replace("&", "").strip() if len(rows) > 1 and layout.fits(rows[:1]) else ""
+        preview = _piece(first + r" \quad \cdots") + " " if first else ""
+        return Markup(f'<details class="derive-full"><summary>{preview}<span class="derive-show">show in full</span>'
+                      f'</summary>{_piece(layout.aligned(rows))}</details>')
+    if len(rows) == 1:
+        return Markup(" ".join(_piece(p) for p in statement_pieces(tex)))
+    return Markup(_piece(layout.aligned(rows)))
 
 
 def _item_rows(runs, graph: ClaimGraph, rows: list[dict]) -> list[dict]:

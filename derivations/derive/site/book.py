@@ -61,6 +61,8 @@ def book_html(site: Path, pages: list[Path], title: str) -> str:
     for page in pages:
         main = _MAIN.search(page.read_text(encoding="utf-8"))
         body = re.sub(r'<nav class="derive-pager".*?</nav>', "", main.group(1), flags=re.S) if main else ""
+        fold = '<details class="derive-tex derive-full">'  # a statement folded on screen is printed whole
+        body = body.replace(fold, fold.replace("<details", "<details open"))
         entries.append((page.stem, _heading(body, page.stem)))
         parts.append(f'<section class="derive-book-page" id="book-{page.stem}">{body}</section>')
     style = ("<style>.derive-book-page,.derive-book-contents{break-before:page}"

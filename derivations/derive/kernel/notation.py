@@ -1,0 +1,118 @@
+"""The paper's notation where SymPy's differs: entries and sums counted from 1, σ applied to a matrix as σ(M).
+
+SymPy counts the entries of a matrix from 0 (``x[0, i]``, ``K[j, i]``) and writes the sums it builds from 0 to
+``n - 1``; the paper counts from 1. Only the printing shifts: an entry prints each index plus one, and a sum that
+starts at 0 prints over ``1 … n`` with its body rewritten for the shifted index, so that what is printed denotes
+exactly the expression checked (``Σ_{i=0}^{d-1} x[0, i]`` prints ``Σ_{i=1}^{d} x_i``). A row vector's entry
+prints its column alone (``x_i``), as the paper writes it.
+
+Both of derive's printers use these: the LaTeX one (:class:`derive.kernel.printing.DerivePrinter`) and
+:class:`TextPrinter`, the plain text of a statement.
+"""
+from __future__ import annotations
+
+import sympy as sp
+from sympy.core.function import AppliedUndef, UndefinedFunction
+from sympy.matrices.expressions.matexpr import MatrixElement
+from sympy.printing.precedence import PRECEDENCE
+from sympy.printing.str import StrPrinter
+
+__all__ = ["entry_indices", "shifted", "TextPrinter", "text"]
+
+
+def entry_indices(expr) -> list:
+    """The indices an entry prints, counted from 1: the column alone in a row, the row alone in a column.
+
+    >>> import sympy as sp
+    >>> d, m = sp.symbols("d m", integer=True, positive=True)
+    >>> i, j = sp.symbols("i j", integer=True)
+    >>> entry_indices(sp.MatrixSymbol("x", 1, d)[0, i]), entry_indices(sp.MatrixSymbol("K", m, d)[j, 0])
+    ([i + 1], [j + 1, 1])
+    """
+    if not isinstance(expr, MatrixElement):
+        raise TypeError(f"entry_indices: expected a MatrixElement, got {type(expr).__name__}")
+    rows, cols = expr.parent.shape
+    if rows == 1:
+        return [expr.j + 1]
+    if cols == 1:
+        return [expr.i + 1]
+    return [expr.i + 1, expr.j + 1]
+
+
+def shifted(expr) -> tuple:
+    """``(body, limits)`` of a sum printed from 1: every limit that starts at 0 runs one higher, the body reads
+    ``i - 1`` for its index. The sum they denote is ``expr``'s; a limit starting elsewhere is kept.
+
+    >>> import sympy as sp
+    >>> d = sp.Symbol("d", integer=True, positive=True)
+    >>> i = sp.Symbol("i", integer=True)
+    >>> x = sp.MatrixSymbol("x", 1, d)
+    >>> body, limits = shifted(sp.Sum(x[0, i], (i, 0, d - 1)))
+    >>> body, limits
+    (x[0, i - 1], ((i, 1, d),))
+    >>> sp.Sum(body, *limits).subs(d, 3).doit(), sp.Sum(x[0, i], (i, 0, d - 1)).subs(d, 3).doit()
+    (x[0, 0] + x[0, 1] + x[0, 2], x[0, 0] + x[0, 1] + x[0, 2])
+    """
+    if not isinstance(expr, sp.Sum):
+        raise TypeError(f"shifted: expected a Sum, got {type(expr).__name__}")
+    moved = {lim[0]: lim[0] - 1 for lim in expr.limits if len(lim) == 3 and lim[1] == 0}
+    limits = []
+    for lim in expr.limits:
+        if len(lim) != 3:
+            limits.append(tuple(lim))
+            continue
+        i, a, b = lim
+        others = {k: v for k, v in moved.items() if k != i}
+        a, b = sp.sympify(a).xreplace(others), sp.sympify(b).xreplace(others)
+        limits.append((i, a + 1, b + 1) if i in moved else (i, a, b))
+    return expr.function.xreplace(moved), tuple(limits)
+
+
+def function_name(f) -> str | None:
+    """The name an elementwise function prints as in text: an undefined function's, or ``None``."""
+    if isinstance(f, UndefinedFunction):
+        return f.__name__
+    if isinstance(f, sp.Lambda) and len(f.variables) == 1:
+        (t,), body = f.variables, f.expr
+        if isinstance(body, AppliedUndef) and body.args == (t,):
+            return body.func.__name__
+    return None
+
+
+class TextPrinter(StrPrinter):
+    """SymPy's text printer with the entries and sums of :mod:`derive.kernel.notation` and ``σ(M)`` for σ applied
+    to every entry of ``M``."""
+
+    def _print_MatrixElement(self, expr):
+        parent = self.parenthesize(expr.parent, PRECEDENCE["Atom"], strict=True)
+        indices = [self._print(k) for k in entry_indices(expr)]
+        inner = ",".join(indices)
+        return f"{parent}_{inner}" if len(indices) == 1 and inner.isalnum() else f"{parent}_{{{inner}}}"
+
+    def _print_Sum(self, expr):
+        body, limits = shifted(expr)
+        return StrPrinter._print_Sum(self, sp.Sum(body, *limits))
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        name = function_name(expr.function)
+        if name is None:
+            (t,), body = expr.function.variables, expr.function.expr
+            name = f"({self._print(t)} ↦ {self._print(body)})"
+        return f"{name}({self._print(expr.expr)})"
+
+
+def text(expr) -> str:
+    """``expr`` as plain text, entries and sums counted from 1.
+
+    >>> import sympy as sp
+    >>> d, m = sp.symbols("d m", integer=True, positive=True)
+    >>> i, j = sp.symbols("i j", integer=True)
+    >>> x, K = sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("K", m, d)
+    >>> text(sp.Sum(x[0, i] * K[j, i], (i, 0, d - 1)))
+    'Sum(K_{j + 1,i}*x_i, (i, 1, d))'
+    >>> from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+    >>> t = sp.Dummy("t", real=True)
+    >>> text(ElementwiseApplyFunction(sp.Lambda(t, sp.Function("sigma")(t)), x * K.T))
+    'sigma(x*K.T)'
+    """
+    return TextPrinter().doprint(expr)

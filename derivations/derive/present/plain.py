@@ -1,0 +1,76 @@
+r"""A statement's LaTeX as readable Unicode text, for readers whose viewer does not typeset it.
+
+Plain ``jupyter nbconvert`` offline, GitHub and the terminal show a claim's text, not its typeset math: there the
+statement reads ``σ(x Kᵀ) V = Σⱼ₌₁ᵐ σ(x · kⱼ) vⱼ`` rather than raw ``$$…$$``. Readable, not exact: spacing and
+sizing are dropped, markup unwrapped, scripts written with Unicode's sub- and superscripts where it has them all.
+
+>>> unicode(r"\sigma\left(x K^{\top}\right) V = \sum_{j=1}^{m} \sigma\left(x \cdot k_{j}\right)\,v_{j}")
+'σ(x Kᵀ) V = Σⱼ₌₁ᵐ σ(x · kⱼ) vⱼ'
+>>> unicode(r"\frac{a b}{1 + e^{- a}} = K_{j + 1,i}")
+'(a b)/(1 + e⁻ᵃ) = K_(j+1,i)'
+"""
+from __future__ import annotations
+
+import re
+
+__all__ = ["unicode"]
+
+_TEX = [  # spacing and sizing dropped, markup unwrapped, the innermost first
+    (r"\\(?:left|right|displaystyle|textstyle|big|Big|bigg|Bigg|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])", ""),
+    (r"\\(?:quad|qquad)(?![a-zA-Z])|\\[,;:! ]", " "),
+    (r"\\(?:operatorname|mathrm|text|textrm|texttt|mathbf|boldsymbol|mathit|mathcal|mathsf)\{([^{}]*)\}", r"\1"),
+    (r"\\mathbb\{R\}", "ℝ"), (r"\\mathbb\{Z\}", "ℤ"),
+    (r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1)/(\2)"),
+    (r"\\sqrt\{([^{}]*)\}", r"√(\1)"),
+    (r"\^\{T\}|\^\{\\top\}|\^\\top|\^T(?![a-zA-Z])", "ᵀ"),
+    (r"\^\{-\\top\}", "⁻ᵀ"),
+    (r"\\begin\{[a-z]*\}(?:\{[^{}]*\})?|\\end\{[a-z]*\}", ""),
+    (r"\\\\", "; "),
+    (r"&", " "),
+]
+_SYMBOLS = {"sigma": "σ", "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "lambda": "λ", "mu": "μ",
+            "pi": "π", "tau": "τ", "phi": "φ", "epsilon": "ε", "odot": "⊙", "cdot": "·", "cdots": "⋯", "dots": "…",
+            "ldots": "…", "times": "×", "leq": "≤", "geq": "≥", "neq": "≠", "ne": "≠", "le": "≤", "ge": "≥",
+            "Longrightarrow": "⟹", "Rightarrow": "⇒", "Leftrightarrow": "⇔", "sum": "Σ", "prod": "Π",
+            "infty": "∞", "in": "∈", "forall": "∀", "mapsto": "↦", "to": "→", "checkmark": "✓", "top": "ᵀ",
+            "circ": "∘", "colon": ":", "mid": "|", "partial": "∂", "operatorname": "", "{": "{", "}": "}"}
+_SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))
+_SUP = dict(zip("0123456789+-=()abcdefghijklmnoprstuvwxyzT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᵀ"))
+
+
+def _script(mark: str, body: str) -> str:
+    body = body.replace(" ", "")
+    table = _SUB if mark == "_" else _SUP
+    if body and all(ch in table for ch in body):
+        return "".join(table[ch] for ch in body)
+    return f"{mark}{body}" if len(body) == 1 else f"{mark}({body})"
+
+
+def _loose_group(text: str) -> str:
+    """``text`` with its first brace group that is no command's or script's argument unwrapped."""
+    for m in re.finditer(r"\{([^{}]*)\}", text):
+        head = text[:m.start()]
+        if re.search(r"(\\[a-zA-Z]+|[_^]|\})$", head) and not re.search(r"\\(?:sum|prod)$", head):
+            continue
+        return head + m.group(1) + text[m.end():]
+    return text
+
+
+def unicode(tex: str) -> str:
+    """``tex`` as one line of readable Unicode text (see the module)."""
+    text = tex.replace(r"\_", "\x00")  # an underscore written out (in an identifier) is no subscript
+    for _ in range(40):  # nested braces: the innermost first, until nothing changes
+        before = text
+        for pattern, repl in _TEX:
+            text = re.sub(pattern, repl, text)
+        text = re.sub(r"\\([a-zA-Z]+)(?![a-zA-Z])", lambda m: _SYMBOLS.get(m.group(1), "\\" + m.group(1)), text)
+        text = re.sub(r"([_^])\{([^{}]*)\}", lambda m: _script(m.group(1), m.group(2)), text)
+        text = re.sub(r"([_^])([A-Za-z0-9])", lambda m: _script(m.group(1), m.group(2)), text)
+        if text == before:  # a group that is nobody's argument, once nothing else applies
+            text = _loose_group(text)
+        if text == before:
+            break
+    text = re.sub(r"\\([a-zA-Z]+)", r"\1", text)
+    text = text.replace("\\", "").replace("{", "").replace("}", "").replace("\x00", "_")
+    text = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", text))
+    return " ".join(text.split())
