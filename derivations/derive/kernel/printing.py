@@ -293,6 +293,9 @@ def sigma_tex(f, printer=None) -> str:
         return printer._print(sp.Symbol(f.__name__))
     if isinstance(f, sp.Lambda):
         name = NAMES.get(f)
+        if name is None and len(f.variables) == 1:  # the same function in another variable (forms use one of theirs)
+            name = next((n for g, n in NAMES.items() if len(g.variables) == 1
+                         and g.expr.xreplace({g.variables[0]: f.variables[0]}) == f.expr), None)
         if name is not None:
             return name
         (t,), body = f.variables, f.expr

@@ -343,7 +343,8 @@ def _timed(about, fn) -> Opinion:
         result, why = "unknown", f"Z3 error: {str(exc)[:80]}"
     except (RecursionError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
         # a translation this module does not handle: shown on the record, never taken for agreement
-        result, why = "unknown", f"not translated ({type(exc).__name__}: {str(exc)[:60]})"
+        said = "too deeply nested" if isinstance(exc, RecursionError) else str(exc)[:60]  # (a recursion's message
+        result, why = "unknown", f"not translated ({type(exc).__name__}: {said})"  # says where it hit: not stable)
     engines = sorted(set(_USED), key=lambda e: e != ENGINE) or [ENGINE]
     scripts = tuple(_SCRIPTS) if result == "agrees" else ()
     del _USED[:], _SCRIPTS[:]
