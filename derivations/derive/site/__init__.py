@@ -302,27 +302,7 @@ def statement_pieces(tex: str) -> list[str]:
     """
     if len(tex) <= PIECE:
         return [tex]
-    pieces, depth, start, k = [], 0, 0, 0
-    while k < len(tex):
-        ch = tex[k]
-        if ch == "\\":
-            word = re.match(r"\\(left|right|begin|end)\b", tex[k:])
-            if word:
-                depth += 1 if word.group(1) in ("left", "begin") else -1
-                k += len(word.group(0))
-                continue
-            k += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif depth == 0 and ch in "=+-" and tex[k - 1:k] == " " and tex[k + 1:k + 2] == " " and k > start:
-            pieces.append(tex[start:k].strip())
-            start = k
-        k += 1
-    pieces.append(tex[start:].strip())
-    return [p for p in pieces if p]
+    return layout.split_top(tex, r" (?=[=+-] )")
 
 
 def _piece(tex: str) -> str:
