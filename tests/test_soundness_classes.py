@@ -2361,3 +2361,9 @@ def test_hyperbolic_functions_are_read_through_exp_and_a_false_identity_is_never
     x = sp.Symbol("x", real=True)
     result = identity(lhs(x), rhs(x)).result
     assert result != ("disagrees" if true else "agrees"), result
+
+
+def test_a_function_defined_with_another_number_of_variables_is_refused_in_one_line():
+    with pytest.raises(ValueError, match="Lambda of 2 variables") as info:
+        claim("sound.where_arity", SIGMA(a) * b, SIGMA(b) * a, where={SIGMA: sp.Lambda((a, b), a * b)})
+    assert "\n" not in str(info.value)

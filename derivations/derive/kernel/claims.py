@@ -638,6 +638,10 @@ def _definitions(at, where, lhs, rhs) -> tuple:
             if not isinstance(value, sp.Lambda):
                 raise TypeError(f"{at}: where[{key.__name__}] must be a Lambda (the function's definition), got "
                                 f"{type(value).__name__}")
+            arities = {len(f.args) for side in (lhs, rhs) for f in side.atoms(AppliedUndef) if f.func == key}
+            if arities - {len(value.variables)}:
+                raise ValueError(f"{at}: where[{key.__name__}] is a Lambda of {len(value.variables)} variables, but "
+                                 f"{key.__name__} is applied to {', '.join(map(str, sorted(arities)))}")
         else:
             raise TypeError(f"{at}: where names symbols or undefined functions, got {key!r:.60}")
         if key not in present:
