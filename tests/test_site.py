@@ -28,9 +28,7 @@ from derive.site.vendor import find_mathjax
 from derive.present.tables import SUITE_MIME
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync"]
+CHROMIUM = Path("/usr/bin/chromium")  # the browser fixture is conftest's
 # what nbconvert's HTML exporter shows of an output: the first of these it holds
 PRIORITY = ["application/vnd.jupyter.widget-view+json", "application/javascript", "text/html", "text/markdown",
             "image/svg+xml", "text/vnd.mermaid", "text/latex", "image/png", "image/jpeg", "text/plain"]
@@ -170,17 +168,6 @@ def mathjax():
         return find_mathjax()
     except FileNotFoundError as exc:
         need(Path("/nonexistent"), str(exc))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    need(CHROMIUM, "Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -22,9 +22,7 @@ import pytest
 from derive.site import try_page, vendor
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync"]
+CHROMIUM = Path("/usr/bin/chromium")  # the browser fixture is conftest's
 STATIC = ROOT / "derivations" / "derive" / "site" / "static"
 #: the most the kernel may take to load, and one question to be answered, in the browser (generous: a busy machine)
 LOAD_MS = 120_000
@@ -210,16 +208,6 @@ def served(tmp_path_factory):
     yield f"http://127.0.0.1:{server.server_address[1]}/", here
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser(served):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
