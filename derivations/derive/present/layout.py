@@ -129,6 +129,33 @@ def width(tex: str) -> float:
     return total
 
 
+_GROUPING = re.compile(r"\\(left|right|begin|end)(?![a-zA-Z])")
+
+
+def _top_level(tex: str) -> list[int]:
+    r"""The positions of ``tex`` outside braces, ``\left … \right`` and environments, in order (the character after a
+    backslash never: ``\&`` is no column).
+
+    >>> _top_level(r"a{b}\&c")
+    [0, 1, 4, 6]
+    """
+    out, depth, k = [], 0, 0
+    while k < len(tex):
+        if depth == 0:
+            out.append(k)
+        if tex[k] == "\\":
+            word = _GROUPING.match(tex, k)
+            if word:
+                depth += 1 if word.group(1) in ("left", "begin") else -1
+                k = word.end()
+            else:
+                k += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(tex[k], 0)
+        k += 1
+    return out
+
+
 def split_top(tex: str, separator: str) -> list[str]:
     r"""``tex`` cut at every match of the regular expression ``separator`` outside braces, ``\left … \right``
     and environments; each separator starts the piece after it (``\\`` and ``&`` are dropped).
@@ -136,30 +163,16 @@ def split_top(tex: str, separator: str) -> list[str]:
     >>> split_top(r"\left(a + b\right) + c", r" \+ ")
     ['\\left(a + b\\right)', '+ c']
     """
-    pieces, depth, start, k = [], 0, 0, 0
+    pieces, start, after = [], 0, 0
     sep = re.compile(separator)
-    while k < len(tex):
-        ch = tex[k]
-        if depth == 0 and k > start:
-            m = sep.match(tex, k)
-            if m and m.end() > k:
-                pieces.append(tex[start:k].strip())
-                start = m.end() if m.group(0).strip() in ("\\\\", "&", "&&") else k
-                k = m.end()
-                continue
-        if ch == "\\":
-            word = re.match(r"\\(left|right|begin|end)(?![a-zA-Z])", tex[k:])
-            if word:
-                depth += 1 if word.group(1) in ("left", "begin") else -1
-                k += len(word.group(0))
-                continue
-            k += 2
+    for k in _top_level(tex):
+        if k < after or k <= start:
             continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        k += 1
+        m = sep.match(tex, k)
+        if m and m.end() > k:
+            pieces.append(tex[start:k].strip())
+            start = m.end() if m.group(0).strip() in ("\\\\", "&", "&&") else k
+            after = m.end()
     pieces.append(tex[start:].strip())
     return [p for p in pieces if p]
 
@@ -205,23 +218,8 @@ def _chain_rows(body: str, room: float) -> list[str]:
 
 def _cells(row: str) -> list[str]:
     """A row of ``aligned`` cut at each of its top-level ``&`` (empty cells kept: ``&&`` skips a column)."""
-    cells, depth, start, k = [], 0, 0, 0
-    while k < len(row):
-        ch = row[k]
-        if ch == "\\":
-            word = re.match(r"\\(left|right|begin|end)(?![a-zA-Z])", row[k:])
-            if word:
-                depth += 1 if word.group(1) in ("left", "begin") else -1
-                k += len(word.group(0))
-                continue
-            k += 2
-            continue
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        if ch == "&" and depth == 0:
-            cells.append(row[start:k])
-            start = k + 1
-        k += 1
-    return cells + [row[start:]]
+    bounds = [-1] + [k for k in _top_level(row) if row[k] == "&"] + [len(row)]
+    return [row[a + 1:b] for a, b in zip(bounds, bounds[1:])]
 
 
 def table_width(rows: list[str]) -> float:
