@@ -301,3 +301,12 @@ def test_a_premise_read_at_every_term_is_rechecked_at_small_sizes(extra, result)
     start = (s_(sizes._A) * sizes._B, s_(sizes._B) * sizes._A)
     rule = rules.termwise({sizes._A: a_j, sizes._B: b_j}, index=sizes._J)
     assert second.step(start, nxt, rule, equations=True).result in result
+
+
+def test_an_every_size_step_whose_assumptions_rule_out_every_size_it_reads_is_not_confirmed():
+    # only d = m = n = 1 is re-read: where the chain assumes d > 5, nothing is re-checked, and nothing is agreed
+    from derive.classifier import sizes
+    _, instance, _ = _one_unit_layer(derive.activation("identity"), 1, -1)
+    for assume in [(sizes._D > 5,), (sizes._M > 3,), (sp.Ne(sizes._N, 1), sizes._N < 2)]:
+        opinion = second.step(instance, (sp.Integer(-1), sp.Integer(-1)), rules.entry(0, 0), assume, equations=True)
+        assert opinion.result != "agrees", (assume, opinion)

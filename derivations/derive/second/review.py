@@ -648,32 +648,31 @@ def _implication(prev, nxt, rule, assume, premises, mode=None):
     lows = [_smallest(s) for s in sizes]
     grid = [dict(zip(sizes, (sp.Integer(max(lo, k)) for lo in lows))) for k in range(1, CHAIN_SIZES + 1)]
     grid = [at for k, at in enumerate(grid) if at not in grid[:k]]
+    grid = [at for at in grid if not any(c.xreplace(at) is sp.false for c in assume)]
+    if not grid:
+        raise Outside(f"no size up to {CHAIN_SIZES} that the chain's assumptions allow")
     for at in grid:
-        if any(c.xreplace(at) is sp.false for c in assume):
-            continue
         leaves: dict = {}
         side = lambda e: _explicit_at(e, at, leaves)  # noqa: E731
         p_at, n_at = tuple(side(x) for x in prev), tuple(side(x) for x in nxt)
         if rule.name == "termwise":
             terms = _termwise_at([rule.instantiates, *rule.instances], at, side)
-            _implication_at(p_at, n_at, terms[0] if terms else {}, terms[1:], tuple(c.xreplace(at) for c in assume),
-                            [(side(lhs), side(rhs), their) for lhs, rhs, their in premises], mode)
-            continue
-        m_at = {}
-        for k, v in mapping.items():
-            if isinstance(k, sp.MatrixSymbol):
-                key, value = side(k), side(v)
-                if not (isinstance(key, sp.MatrixBase) and isinstance(value, sp.MatrixBase)):
-                    raise Outside("an instantiation of matrix variables not written out at a size")
-                m_at.update({key[i, j]: value[i, j] for i in range(key.rows) for j in range(key.cols)})
-            else:
-                m_at[k] = side(v)
-        prem_at = [(side(lhs), side(rhs), their) for lhs, rhs, their in premises]
-        at_assume = tuple(c.xreplace(at) for c in assume)
-        if size_symbols(*p_at, *n_at, *m_at.values()):
+            m_at, more_at = (terms[0], terms[1:]) if terms else ({}, [])
+        else:
+            m_at = {}
+            for k, v in mapping.items():
+                if isinstance(k, sp.MatrixSymbol):
+                    key, value = side(k), side(v)
+                    if not (isinstance(key, sp.MatrixBase) and isinstance(value, sp.MatrixBase)):
+                        raise Outside("an instantiation of matrix variables not written out at a size")
+                    m_at.update({key[i, j]: value[i, j] for i in range(key.rows) for j in range(key.cols)})
+                else:
+                    m_at[k] = side(v)
+            more_at = [{k: side(v) for k, v in m.items()} for m in more]
+        if size_symbols(*p_at, *n_at, *m_at.values(), *[v for m in more_at for v in m.values()]):
             raise Outside("a step whose sizes are not all written out at a size")
-        _implication_at(p_at, n_at, m_at, [{k: side(v) for k, v in m.items()} for m in more], at_assume, prem_at,
-                        mode)
+        _implication_at(p_at, n_at, m_at, more_at, tuple(c.xreplace(at) for c in assume),
+                        [(side(lhs), side(rhs), their) for lhs, rhs, their in premises], mode)
     names = ", ".join(str(s) for s in sizes)
     return f"for {names} = " + ", ".join(str(int(at[sizes[0]])) for at in grid) + " (each matrix entry by entry)"
 
