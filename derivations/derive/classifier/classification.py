@@ -30,6 +30,11 @@ TITLES = {
     "scale_positive": "scaling αQ, K/α (α > 0)",
     "scale_nonzero": "scaling αQ, K/α (α ≠ 0)",
 }
+#: the scaling factor of each scaling symmetry, as its claims state it
+ALPHA = {
+    "scale_positive": sp.Symbol("alpha", positive=True),
+    "scale_nonzero": sp.Symbol("alpha", real=True, nonzero=True),
+}
 _TEX = {
     "exchange": r"Q \leftrightarrow K",
     "scale_positive": r"(\alpha Q, K/\alpha),\ \alpha > 0",

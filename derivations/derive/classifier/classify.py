@@ -34,7 +34,7 @@ from ..layers.activations import sigma as _generic
 from ..kernel.budget import DEFAULT_SECONDS, OutOfTime, seconds_value, time_budget
 from ..kernel.chains import Chain
 from ..kernel.claims import Claim
-from .classification import (D, M, SYMMETRIES, TITLES, Classification, ClassificationTable, Finding,
+from .classification import (ALPHA, D, M, SYMMETRIES, TITLES, Classification, ClassificationTable, Finding,
                              classification_table)
 from .parse import parse
 from ..layers.symbols import matrix, row
@@ -58,10 +58,6 @@ _SUM_TEX = {
 }
 _CONDITION = {"exchange": "", "scale_positive": r",\ \alpha > 0", "scale_nonzero": r",\ \alpha \neq 0"}
 _a, _b = sp.symbols("a b", real=True)
-_ALPHA = {
-    "scale_positive": sp.Symbol("alpha", positive=True),
-    "scale_nonzero": sp.Symbol("alpha", real=True, nonzero=True),
-}
 _X, _Q, _K, _V = row("x", D), matrix("Q", M, D), matrix("K", M, D), matrix("V", M, 1)
 _CHEAP = ("structural", "expand", "sign-split")
 _COSTLY = ("rational", "simplify")
@@ -207,14 +203,14 @@ def _require_real(where, expr):
 def _unit_sides(key, s, a=_a, b=_b):
     if key == "exchange":
         return s(a) * b, s(b) * a
-    alpha = _ALPHA[key]
+    alpha = ALPHA[key]
     return s(alpha * a), alpha * s(a)
 
 
 def _layer_sides(key, s):
     if key == "exchange":
         return forms.gated(_X, _K, _Q, _V, s), forms.gated(_X, _Q, _K, _V, s)
-    alpha = _ALPHA[key]
+    alpha = ALPHA[key]
     return forms.gated(_X, alpha * _Q, _K / alpha, _V, s), forms.gated(_X, _Q, _K, _V, s)
 
 
@@ -224,7 +220,7 @@ def _arguments(key):
     for j in range(M):
         aj = (_X * _Q[j, :].T)[0, 0]
         bj = (_X * _K[j, :].T)[0, 0]
-        factor = -_V[j, 0] if key == "exchange" else bj * _V[j, 0] / _ALPHA[key]
+        factor = -_V[j, 0] if key == "exchange" else bj * _V[j, 0] / ALPHA[key]
         out.append((aj, bj, factor))
     return out
 
@@ -317,7 +313,7 @@ def _layer_witness(key, values, ctx) -> dict | None:
     # a symbol the unit identity does not depend on has no witness value: any allowed value will do
     a0 = values.get(_a, sp.Integer(1))
     b0 = values.get(_b, sp.Integer(1))
-    alpha = values.get(_ALPHA.get(key), sp.Integer(2))
+    alpha = values.get(ALPHA.get(key), sp.Integer(2))
     for second in (sp.Integer(0), a0):
         points = [a0, b0, second] if key == "exchange" else [a0, alpha * a0, second, alpha * second]
         if not _safe(ctx.expr, points):
@@ -330,7 +326,7 @@ def _layer_witness(key, values, ctx) -> dict | None:
             w[_K[1, 0]] = second
         w.update({s: sp.Integer(1) for s in _V})
         if key != "exchange":
-            w[_ALPHA[key]] = alpha
+            w[ALPHA[key]] = alpha
         return w
     return None
 
@@ -340,7 +336,7 @@ def _shown_witness(key, w) -> dict:
         "x": _X.xreplace(w), "Q": _Q.xreplace(w), "K": _K.xreplace(w), "V": _V.xreplace(w),
     }
     if key != "exchange":
-        out["alpha"] = w[_ALPHA[key]]
+        out["alpha"] = w[ALPHA[key]]
     return out
 
 
@@ -400,7 +396,7 @@ class _Context:
                 out.append({_a: self.off_linear, _b: one})
             out += [{_a: t, _b: one} for t in far]
             return out
-        alpha = _ALPHA[key]
+        alpha = ALPHA[key]
         scales = [sp.Integer(2), sp.Rational(1, 2), sp.Integer(3)]
         if key == "scale_nonzero":
             scales += [sp.Integer(-1), sp.Integer(-2), sp.Rational(-1, 2)]
@@ -421,7 +417,7 @@ def _witness_order(r):
 def _points(key, w) -> list:
     if key == "exchange":
         return [w[_a], w[_b]]
-    return [w[_a], w[_a] * w[_ALPHA[key]]]
+    return [w[_a], w[_a] * w[ALPHA[key]]]
 
 
 def _attempt(notes, action):
@@ -441,7 +437,7 @@ def _precheck(key, ctx, unit, notes):
     certifier), or ``None``. Run before any proof: an activation is never called linear that is not."""
     misses = 0
     for w in ctx.candidates(key):
-        if key != "exchange" and (w[_ALPHA[key]] == 0 or (key == "scale_positive" and not w[_ALPHA[key]] > 0)):
+        if key != "exchange" and (w[ALPHA[key]] == 0 or (key == "scale_positive" and not w[ALPHA[key]] > 0)):
             continue
         if not _safe(ctx.expr, _points(key, w)):
             continue
@@ -500,7 +496,7 @@ def _guided_unit(key, ctx, unit):
         chain.step(F(_a) * _b - s(_b) * _a, rules.using(form, {z: _a, _W: _b}))
         chain.step(F(_a) * _b - F(_b) * _a, rules.using(form, {z: _b, _W: _a}))
     else:
-        alpha = _ALPHA[key]
+        alpha = ALPHA[key]
         chain.step(F(alpha * _a) - alpha * s(_a), rules.using(form, {z: alpha * _a, _W: sp.Integer(1)}))
         chain.step(F(alpha * _a) - alpha * F(_a), rules.using(form, {z: _a, _W: alpha}))
     chain.step(sp.Integer(0), rules.expand if linear else rules.sign_split)
@@ -706,7 +702,7 @@ def _lift(finding, ctx, proves):
         return _sizes.kept(ident, finding.symmetry, ctx.s, finding.unit, prefix=ctx.prefix, proves=proves)
     if finding.verdict is Verdict.REFUTED and finding.unit is not None and finding.unit.verdict is Verdict.REFUTED:
         try:
-            values = {k: sp.Rational(v) for k, v in finding.unit.evidence.witness.items()}
+            values = _exact_values(finding.unit, None)
         except (TypeError, ValueError):
             return None
         return _sizes.broken(ident, finding.symmetry, ctx.s, values, proves=proves, uses=[finding.unit.identifier])

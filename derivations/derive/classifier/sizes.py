@@ -23,6 +23,7 @@ from ..kernel.claims import Claim
 from ..kernel.verdict import Verdict
 from ..layers import forms
 from ..layers.activations import sigma as _generic
+from .classification import ALPHA, TITLES
 
 __all__ = ["kept", "broken", "layer_sides"]
 
@@ -31,10 +32,6 @@ _X, _Q, _K, _V = (sp.MatrixSymbol("x", 1, _D), sp.MatrixSymbol("Q", _M, _D), sp.
                   sp.MatrixSymbol("V", _M, _N))
 _J = sp.Symbol("j", integer=True)  # the unit a sum runs over
 _A, _B = sp.symbols("a b", real=True)
-_ALPHA = {"scale_positive": sp.Symbol("alpha", positive=True),
-          "scale_nonzero": sp.Symbol("alpha", real=True, nonzero=True)}
-_TITLES = {"exchange": "exchange Q ↔ K", "scale_positive": "scaling (αQ, K/α), α > 0",
-           "scale_nonzero": "scaling (αQ, K/α), α ≠ 0"}
 _REDUCTIONS: dict = {}
 
 
@@ -42,7 +39,7 @@ def layer_sides(key, s):
     """The two sides of the layer's symmetry at every size: ``G(K, Q) = G(Q, K)`` or ``G(αQ, K/α) = G(Q, K)``."""
     if key == "exchange":
         return forms.gated(_X, _K, _Q, _V, s), forms.gated(_X, _Q, _K, _V, s)
-    alpha = _ALPHA[key]
+    alpha = ALPHA[key]
     return forms.gated(_X, alpha * _Q, _K / alpha, _V, s), forms.gated(_X, _Q, _K, _V, s)
 
 
@@ -50,7 +47,7 @@ def _term(key, s):
     """The layer's change per unit, ``Σ_j term(a_j, b_j) v_j``."""
     if key == "exchange":
         return sp.Lambda((_A, _B), s(_B) * _A - s(_A) * _B)
-    alpha = _ALPHA[key]
+    alpha = ALPHA[key]
     return sp.Lambda((_A, _B), (s(alpha * _A) / alpha - s(_A)) * _B)
 
 
@@ -61,7 +58,7 @@ def _reduction(prefix, key) -> Claim:
     if found is None:
         lhs, rhs = layer_sides(key, _generic)
         found = Claim(ident, lhs - rhs, forms.unit_sum(_term(key, _generic), _X, _Q, _K, _V), expect=Verdict.PROVED,
-                      title=f"{_TITLES[key]}: the layer's change is a sum over its units, at every size")
+                      title=f"{TITLES[key]}: the layer's change is a sum over its units, at every size")
         found.prove()
         _REDUCTIONS[ident] = found
     return found
@@ -77,12 +74,12 @@ def kept(ident, key, s, unit, prefix="classify", proves=()):
         start = (s(_A) * _B, s(_B) * _A)
         steps = [((forms.unit_sum(_term(key, s), _X, _Q, _K, _V), zero), rules.termwise({_A: a_j, _B: b_j}, index=_J))]
     else:
-        alpha = _ALPHA[key]
+        alpha = ALPHA[key]
         start = (s(alpha * _A), alpha * s(_A))
         steps = [((s(alpha * _A) / alpha, s(_A)), rules.divide(alpha)),
                  ((forms.unit_sum(_term(key, s), _X, _Q, _K, _V), zero), rules.termwise({_A: a_j}, index=_J))]
     out = chain(ident, start, uses=[reduction.identifier], premise=unit, proves=proves, expect=None,
-                title=f"{_TITLES[key]}: kept by the layer at every size, from the unit identity")
+                title=f"{TITLES[key]}: kept by the layer at every size, from the unit identity")
     for expr, rule in steps:
         out.step(expr, rule)
     out.step((lhs - rhs, zero), rules.using(reduction, {_generic: s}))
@@ -100,11 +97,11 @@ def broken(ident, key, s, witness, proves=(), uses=()):
         seen = (s(b0) * a0, s(a0) * b0)
     else:
         alpha0, b0 = values["alpha"], sp.Integer(1)
-        mapping = {_ALPHA[key]: alpha0}
+        mapping = {ALPHA[key]: alpha0}
         seen = (s(alpha0 * a0) / alpha0, s(a0))
     mapping.update(forms.one_unit(_X, _Q, _K, _V, a0, b0))
     out = chain(ident, layer_sides(key, s), uses=list(uses), proves=proves, expect=None,
-                title=f"{_TITLES[key]}: broken by the layer at every size (one unit at the witness)")
+                title=f"{TITLES[key]}: broken by the layer at every size (one unit at the witness)")
     out.step(tuple(side.xreplace(mapping) for side in out.start), rules.instantiate(mapping))
     out.step(seen, rules.entry(0, 0))
     out.step((sp.Integer(0), sp.Integer(1)), rules.absurd())
