@@ -2367,3 +2367,59 @@ def test_a_function_defined_with_another_number_of_variables_is_refused_in_one_l
     with pytest.raises(ValueError, match="Lambda of 2 variables") as info:
         claim("sound.where_arity", SIGMA(a) * b, SIGMA(b) * a, where={SIGMA: sp.Lambda((a, b), a * b)})
     assert "\n" not in str(info.value)
+
+
+# -- SymPy's summation is not read as exact: Σ_i f(i) δ(i, x) is f(x) only for an integer x in the range -------
+_SI, _SC, _SN = sp.Symbol("si", integer=True), sp.Symbol("sc", integer=True), sp.Symbol("sn", integer=True)
+_SX, _ST = sp.Symbol("sx", real=True), sp.Symbol("st", real=True)
+_SNP = sp.Symbol("snp", integer=True, positive=True)
+_SF = sp.Function("sf", real=True)
+_ONE = sp.Lambda(_ST, 1)
+_RANGE = lambda c, hi: sp.Piecewise((_SF(c), (c >= 0) & (c <= hi)), (0, True))
+_FM_I, _FM_J = sp.symbols("fm_i fm_j", integer=True)
+
+
+@pytest.mark.parametrize("lhs, rhs, witness", [
+    # a real index: at x = 1/2 no term is selected, while SymPy gives f(1/2)
+    (sp.Sum(_SF(_SI) * sp.KroneckerDelta(_SI, _SX), (_SI, 0, 3)), _RANGE(_SX, 3), {_SX: sp.Rational(1, 2), _SF: _ONE}),
+    # δ(2i, c) selects nothing at an odd c, while SymPy gives f(c/2)
+    (sp.Sum(_SF(_SI) * sp.KroneckerDelta(2 * _SI, _SC), (_SI, 0, _SNP)),
+     sp.Piecewise((_SF(_SC / 2), (_SC >= 0) & (_SC <= 2 * _SNP)), (0, True)), {_SC: 1, _SNP: 1, _SF: _ONE}),
+    # a range that may run backwards: Karr's Σ_{0}^{-3} is -Σ_{-2}^{-1}, which selects c = -1
+    (sp.Sum(_SF(_SI) * sp.KroneckerDelta(_SI, _SC), (_SI, 0, _SN)), _RANGE(_SC, _SN), {_SC: -1, _SN: -3, _SF: _ONE}),
+    # inside a FunctionMatrix, whose difference SymPy builds with doit
+    (sp.FunctionMatrix(2, 2, sp.Lambda((_FM_I, _FM_J), sp.Sum(_SF(_SI) * sp.KroneckerDelta(_SI, _SX), (_SI, 0, 3)))),
+     sp.FunctionMatrix(2, 2, sp.Lambda((_FM_I, _FM_J), _RANGE(_SX, 3))), {_SX: sp.Rational(1, 2), _SF: _ONE}),
+], ids=["real_index", "scaled_index", "backward_range", "function_matrix"])
+def test_a_sum_against_a_delta_is_never_proved_from_sympys_summation(lhs, rhs, witness):
+    assert claim("sound.delta_sum", lhs, rhs).prove().verdict is not Verdict.PROVED
+    if isinstance(lhs, sp.FunctionMatrix):  # a witness is sought over explicit matrices: the same entries
+        lhs, rhs = lhs.as_explicit(), rhs.as_explicit()
+    assert claim("sound.delta_sum_refuted", lhs, rhs).refute(witness).verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.Sum(_SF(_SI) * sp.KroneckerDelta(_SI, _SC), (_SI, 0, _SNP)), _RANGE(_SC, _SNP)),
+    (sp.Sum(_SF(_SI) * sp.KroneckerDelta(_SC, _SI) * sp.KroneckerDelta(_SI, _SC), (_SI, 0, _SNP)), _RANGE(_SC, _SNP)),
+    (sp.Sum(sp.Sum(_SF(_SI) * sp.KroneckerDelta(_SI, _SC), (_SI, 0, _SNP)), (_SN, 0, 2)), 3 * _RANGE(_SC, _SNP)),
+], ids=["in_range", "delta_squared", "outer_sum"])
+def test_a_sum_against_a_delta_at_an_integer_index_is_proved_by_its_cases(lhs, rhs):
+    assert claim("sound.delta_sum_true", lhs, rhs).prove().verdict is Verdict.PROVED
+
+
+def test_a_permutation_at_every_size_is_read_by_cases_and_a_wrong_scaling_is_not_proved():
+    r = sp.Symbol("pr", integer=True, positive=True)
+    u = sp.MatrixSymbol("u", 1, r)
+    pi, p = sp.Function("pi", integer=True), sp.Function("p", positive=True)
+    i, k = sp.symbols("pi_i pi_k", integer=True)
+    relu = derive.activation("relu")
+    P = lambda scale: sp.FunctionMatrix(r, r, sp.Lambda((i, k), sp.KroneckerDelta(i, pi(k)) * scale(k)))
+    keeps = claim("sound.perm_every_r", derive.forms.elementwise(relu, u * P(p)), derive.forms.elementwise(relu, u) * P(p))
+    assert keeps.prove().verdict is Verdict.PROVED
+    neg = lambda k: -p(k)
+    assert claim("sound.perm_negative", derive.forms.elementwise(relu, u * P(neg)),
+                 derive.forms.elementwise(relu, u) * P(neg)).prove().verdict is not Verdict.PROVED
+    untyped = sp.Function("rho")  # not known to be an integer: δ(i, ρ(k)) selects nothing to read
+    Q = sp.FunctionMatrix(r, r, sp.Lambda((i, k), sp.KroneckerDelta(i, untyped(k)) * p(k)))
+    assert claim("sound.perm_untyped", derive.forms.elementwise(relu, u * Q),
+                 derive.forms.elementwise(relu, u) * Q).prove().verdict is not Verdict.PROVED

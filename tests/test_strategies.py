@@ -19,7 +19,7 @@ X, Y = sp.MatrixSymbol("X", d, d), sp.MatrixSymbol("Y", d, d)
 def test_strategy_order_is_cheapest_first():
     assert list(strategies.STRATEGIES)[0] == "structural"
     assert list(strategies.STRATEGIES)[-1] == "simplify"
-    assert set(strategies.STRATEGIES) == {"structural", "expand", "rational", "sign-split", "simplify"}
+    assert set(strategies.STRATEGIES) == {"structural", "expand", "rational", "sign-split", "cases", "simplify"}
 
 
 def test_structural():

@@ -28,6 +28,8 @@ import math
 
 import sympy as sp
 
+from . import sums
+
 __all__ = ["decide", "read", "wanted", "plain"]
 
 #: at most this many combinations of undecided cases are tried for a message
@@ -113,9 +115,9 @@ def read(expr, assume=()):
 
     def det_cases(node):
         try:
-            value = node.doit()
+            value = sums.doit(node)
             if isinstance(value, sp.Basic):  # det(X J) = det X · det J: the factors' determinants too
-                value = value.xreplace({d: d.doit() for d in value.atoms(sp.Determinant)})
+                value = value.xreplace({d: sums.doit(d) for d in value.atoms(sp.Determinant)})
         except (NotImplementedError, TypeError, ValueError, sp.ShapeError):
             return node
         return value if value.has(sp.Piecewise) else node

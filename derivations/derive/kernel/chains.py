@@ -9,7 +9,7 @@ import time
 import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
 
-from . import opinion, printing
+from . import opinion, printing, sums
 from . import wellformed
 from .validate import require_expr, require_inert_tex
 from .budget import DEFAULT_SECONDS, OutOfTime, time_budget
@@ -100,7 +100,7 @@ def _mismatch(rule, prev, expr) -> str:
     gives = None
     if rule.gives is not None:
         try:
-            with time_budget(_GIVES_SECONDS):
+            with time_budget(_GIVES_SECONDS), sums.exact():
                 gives = rule.gives(prev)
         except OutOfTime as exc:
             if exc.outer:
@@ -190,7 +190,7 @@ class Chain(Statement):
         detail = None
         if not unmet:
             try:
-                with time_budget(DEFAULT_SECONDS):
+                with time_budget(DEFAULT_SECONDS), sums.exact():
                     detail = _check(rule, prev, expr)
             except OutOfTime as exc:
                 if exc.outer:

@@ -13,7 +13,7 @@ from sympy.core.function import AppliedUndef, UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr
 
 from . import cases as _cases
-from . import display, opinion, printing, registry
+from . import display, opinion, printing, registry, sums
 from . import strategies as _strategies
 from . import witness as _witness
 from . import wellformed as _wellformed
@@ -329,7 +329,7 @@ class Claim(Statement):
         if instance_of is not None:
             self._check_instance(instance_of, mapping or {})
         try:
-            with time_budget(budget):
+            with time_budget(budget), sums.exact():
                 unmet = self._unmet()
                 if instance_of is not None:  # the values put in need their divisors nonzero, as a chain's do
                     unmet += [c for c in _wellformed.unmet_conditions(_wellformed.mapping_divisors(mapping or {}),
@@ -451,7 +451,7 @@ class Claim(Statement):
         if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
             raise TypeError(f"claim {self.identifier}: refute needs explicit matrices, not matrix symbols")
         try:
-            with time_budget(budget):
+            with time_budget(budget), sums.exact():
                 found, how = self._find_witness(where, diff, witness, tries)
         except OutOfTime as exc:
             if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
@@ -521,7 +521,7 @@ class Claim(Statement):
         start = time.perf_counter()
         funcs = _witness.undefined_functions(diff)
         try:
-            with time_budget(budget):
+            with time_budget(budget), sums.exact():
                 seen = _witness.sample(diff, self.symbols(), funcs, points, self.identifier, self.assume,
                                        self._denominators())
         except ValueError as exc:

@@ -14,12 +14,12 @@ import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from . import wellformed
+from . import sums, wellformed
 from .inverses import cancelling, needs
 from .budget import OutOfTime, time_budget
 from . import budget as _budget
 
-__all__ = ["STRATEGIES", "prove_zero", "structural", "expand", "rational", "sign_split", "simplify_small"]
+__all__ = ["STRATEGIES", "prove_zero", "structural", "expand", "rational", "sign_split", "piecewise_cases", "simplify_small"]
 
 #: a diff larger than this (in operations) is not handed to ``simplify``
 SIMPLIFY_MAX_OPS = 80
@@ -56,7 +56,7 @@ def structural(diff):
         return "structural equality (both sides build to the same expression)"
     if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
         with cancelling():  # the claim's definedness check has made every inverse in it invertible
-            done = diff.replace(lambda e: isinstance(e, MatrixExpr), lambda e: e.doit()).doit()
+            done = sums.doit(diff.replace(lambda e: isinstance(e, MatrixExpr), sums.doit))
         if done == 0 or isinstance(done, sp.ZeroMatrix):
             return "matrix algebra (transpose and product rules) gives the zero matrix"
         symbolic = isinstance(done, MatrixExpr) and not isinstance(done, sp.MatrixBase)
@@ -76,7 +76,7 @@ def structural(diff):
         matrix_parts = (sp.Trace, sp.Determinant, MatrixElement)
         if isinstance(diff, sp.Expr) and diff.has(*matrix_parts) and needs(diff):  # a trace, determinant, entry
             with cancelling():  # the definedness check has made every inverse in it invertible
-                done = diff.replace(lambda e: isinstance(e, matrix_parts), lambda e: e.doit())
+                done = diff.replace(lambda e: isinstance(e, matrix_parts), sums.doit)
             if done != diff and sp.expand(done) == 0:
                 return "matrix algebra (traces, determinants and entries of inverses, where they exist)"
         if not diff.has(sp.Sum):
@@ -534,9 +534,129 @@ def _all_cases_zero(expr, variables) -> bool:
     return True
 
 
+#: at most this many distinct ``Piecewise`` conditions are split on (2**n cases)
+CASES_MAX = 3
+
+
+def _picked(term, t, lo, hi):
+    """``Σ_{t=lo}^{hi} term`` for one product term with a factor ``δ(t, c)``, ``c`` an integer free of ``t``: the
+    term at ``t = c`` where ``lo <= c <= hi``, else 0 (a ``Piecewise`` on that condition); ``None`` otherwise."""
+    for f in sp.Mul.make_args(term):
+        base = f.base if isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp > 0 else f
+        if not isinstance(base, sp.KroneckerDelta):
+            continue
+        for this, other in (base.args, base.args[::-1]):
+            if this == t and not other.has(t) and other.is_integer is True:
+                inside = sp.And(sp.Ge(other, lo), sp.Le(other, hi))
+                value = term.xreplace({t: other})  # every other term of the range is zero
+                return value if inside is sp.true else sp.Piecewise((value, inside), (sp.S.Zero, True))
+    return None
+
+
+def _delta_sums(expr):
+    """``expr`` with every finite sum against a Kronecker delta evaluated, innermost first: ``Σ_{t=lo}^{hi} f(t)
+    δ(t, c) = f(c)`` where ``lo <= c <= hi``, else 0, for an integer ``c`` (SymPy's own delta summation reads a
+    non-integer ``c`` as a term of the range). Only over a range of ``hi - lo + 1 >= 0`` terms (Karr's convention
+    reverses a longer one), in a summand that no inner part binds ``t`` in; any other sum is left as it is."""
+    from .cases import _bound_symbols
+
+    if not isinstance(expr, sp.Basic) or expr.is_Atom or not expr.has(sp.Sum):
+        return expr
+    args = [_delta_sums(a) for a in expr.args]
+    expr = expr.func(*args) if args != list(expr.args) else expr
+    if isinstance(expr, sp.Sum) and len(expr.limits) > 1:  # Σ_n Σ_i f, the first limit innermost
+        inner = _delta_sums(sp.Sum(expr.function, expr.limits[0]))
+        return _delta_sums(sp.Sum(inner, *expr.limits[1:]))
+    if not (isinstance(expr, sp.Sum) and len(expr.limits) == 1 and len(expr.limits[0]) == 3):
+        return expr
+    (t, lo, hi), body = expr.limits[0], expr.function
+    if lo.has(t) or hi.has(t) or (hi - lo + 1).is_nonnegative is not True or t in _bound_symbols(body):
+        return expr
+    out = []
+    for term in sp.Add.make_args(sp.expand(body)):
+        picked = term * (hi - lo + 1) if not term.has(t) else _picked(term, t, lo, hi)
+        if picked is None:
+            return expr
+        out.append(picked)
+    return sp.Add(*out)
+
+
+def piecewise_cases(diff):
+    """Split on the conditions of every ``Piecewise``: each truth assignment to its distinct conditions takes, in
+    every ``Piecewise``, the first branch whose condition is then true, and each case must reduce to zero.
+
+    Every point gives each condition a truth value, and there the difference is the case of that assignment; a
+    case proved zero for all values of its symbols (matrix entries and sums generalised to fresh real symbols, as
+    in :func:`summand_zero`) is zero there, so the split is exact. A matrix expression is read at its generic
+    entry, with each sum against a Kronecker delta evaluated (an index such as a permutation's ``π(k)`` gives the
+    case "in the range", and the case "outside it": :func:`_delta_sums`). Conditions on a symbol that a part of the expression binds
+    are not split on; at most :data:`CASES_MAX` conditions.
+
+    >>> import sympy as sp
+    >>> t, c = sp.Symbol("t", real=True), sp.Symbol("c", integer=True)
+    >>> piecewise_cases(sp.Max(0, sp.Piecewise((2 * t, c > 0), (0, True))) - sp.Piecewise((2 * sp.Max(0, t), c > 0), (0, True)))
+    'cases on c > 0: 2 cases, each by expand, sign-split'
+    >>> piecewise_cases(sp.Piecewise((t, c > 0), (0, True)) - sp.Piecewise((t, c > 1), (0, True))) is None
+    True
+    """
+    from .cases import _bound_symbols
+
+    if not (isinstance(diff, sp.Basic) and diff.has(sp.Piecewise, sp.KroneckerDelta)):
+        return None
+    if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
+        with cancelling():  # the claim's definedness check has made every inverse in it invertible
+            done = sums.doit(diff.replace(lambda e: isinstance(e, MatrixExpr), sums.doit))
+        if not (isinstance(done, MatrixExpr) and not isinstance(done, sp.MatrixBase)):
+            return None
+        diff = _generic_entry(done)
+    if not isinstance(diff, sp.Expr):
+        return None
+    if diff.has(sp.KroneckerDelta):
+        diff = _delta_sums(diff)
+        if sp.expand(diff) == 0:
+            return "sums against Kronecker deltas evaluated (the term selected where its index is in the range, else 0)"
+    if not diff.has(sp.Piecewise):
+        return None
+    bound = _bound_symbols(diff)
+    conditions = []
+    for piece in sorted(diff.atoms(sp.Piecewise), key=sp.default_sort_key):
+        for _, cond in piece.args:
+            if cond is sp.true or cond in conditions:
+                continue
+            if cond.free_symbols & bound:
+                return None
+            conditions.append(cond)
+    if not conditions or len(conditions) > CASES_MAX:
+        return None
+    used = set()
+    for values in itertools.product((True, False), repeat=len(conditions)):
+        truth = dict(zip(conditions, values))
+
+        def branch(piece):
+            for value, cond in piece.args:
+                if cond is sp.true or truth[cond]:
+                    return value
+            return sp.nan  # no branch applies: the case has no value, and nan never reduces to zero
+
+        case = diff.replace(lambda e: isinstance(e, sp.Piecewise), branch)
+        if case.has(sp.nan):
+            return None
+        general, back = _generalise(case)
+        if sp.expand(general.xreplace(back) - case) != 0:
+            return None
+        name, _, _ = prove_zero(general, ["expand", "sign-split", "rational"])
+        if name is None:
+            return None
+        used.add(name)
+    names = ", ".join(sp.sstr(c) for c in conditions)
+    return f"cases on {names}: {2 ** len(conditions)} cases, each by {', '.join(sorted(used))}"
+
+
 def simplify_small(diff):
     """``simplify``, last and only on small scalar expressions (it can take minutes on large ones)."""
     if isinstance(diff, MatrixExpr) or sp.count_ops(diff) > SIMPLIFY_MAX_OPS:
+        return None
+    if diff.has(sp.Sum, sp.Product):  # simplify evaluates them by SymPy's summation, not exact (see kernel.sums)
         return None
     if sp.simplify(diff) == 0:
         return "simplify (small scalar)"
@@ -554,6 +674,7 @@ STRATEGIES = {
     "expand": expand,
     "sign-split": sign_split,  # a no-op without Max/Min/Abs/Piecewise; before cancel, which is slow on them
     "rational": rational,
+    "cases": piecewise_cases,  # the branches of Piecewise values (sums against Kronecker deltas at every size)
     "simplify": simplify_small,
 }
 

@@ -13,6 +13,7 @@ from fractions import Fraction
 import sympy as sp
 from sympy.core.function import AppliedUndef, UndefinedFunction
 
+from . import sums
 from .certify import Certificate, certify_nonzero
 from .wellformed import Inexact, defined, inexact
 
@@ -271,7 +272,7 @@ def residual_at(expr, witness: dict, denominators=()):
         if _huge_powers(expr):
             with sp.evaluate(False):
                 return evaluate_at(expr, witness)
-        return _explicit_determinants(evaluate_at(expr, witness))
+        return _explicit_determinants(sums.written_out(evaluate_at(expr, witness)))  # a sum at a witness: its terms
     except NotEvaluable:
         raise
     except _EVALUATION_ERRORS as exc:
@@ -283,7 +284,7 @@ def _explicit_determinants(value):
     matrix is 1): at a witness a size is a number, and an unevaluated ``Determinant(0)`` would certify nothing."""
     if not isinstance(value, sp.Basic) or not value.has(sp.Determinant, sp.Trace):
         return value
-    known = {d: d.doit() for d in value.atoms(sp.Determinant, sp.Trace)
+    known = {d: sums.doit(d) for d in value.atoms(sp.Determinant, sp.Trace)
              if not d.free_symbols and all(size.is_Integer for size in d.arg.shape)}
     return value.xreplace(known) if known else value
 

@@ -21,6 +21,7 @@ import sympy as sp
 import z3
 from sympy.matrices.expressions import MatrixExpr
 
+from ..kernel import sums
 from . import cvc5 as _cvc5
 from .translate import (TIMEOUT_MS, TRANSCENDENTAL, Outside, Translator, Unknown, _time_text, cancel_in_formula,
                         complex_inputs, simplify, size_symbols, time_left_ms)
@@ -600,9 +601,9 @@ def _explicit_at(expr, at, leaves):
     e = sp.sympify(expr)
     if isinstance(e, (MatrixExpr, sp.MatrixBase)):  # entry by entry, each read at symbolic size and then put at
         rows, cols = (int(sp.sympify(n).xreplace(at)) for n in e.shape)  # the sizes (no matrix inside a scalar)
-        e = sp.ImmutableMatrix(rows, cols, lambda i, j: sp.sympify(e[i, j]).xreplace(at).doit())
+        e = sp.ImmutableMatrix(rows, cols, lambda i, j: sums.doit(sp.sympify(e[i, j]).xreplace(at)))
     else:
-        e = e.xreplace(at).doit()
+        e = sums.doit(e.xreplace(at))
 
     def leaf(m):
         name = f"{m.parent.name}[{int(m.i) + 1},{int(m.j) + 1}]"

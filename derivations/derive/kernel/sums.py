@@ -1,0 +1,93 @@
+"""Finite sums and products, evaluated exactly: written out term by term where their limits are integers, and
+otherwise left to the kernel's own rules.
+
+SymPy's summation is not exact everywhere: ``Σ_{i=0}^{3} f(i) δ(i, x)`` with a real ``x`` is given as ``f(x)``
+where ``0 <= x <= 3`` (at ``x = 1/2`` every term is 0), ``Σ_i f(i) δ(2i, c)`` as ``f(c/2)`` for an odd ``c`` too,
+and a sum whose upper limit may fall below its lower one without Karr's reversal. So the kernel never lets
+``doit`` evaluate a sum: :func:`doit` evaluates everything else (matrix products, transposes, derivatives) with
+every sum and product held as it is, and writes out those whose limits are integers, ``Σ_{i=lo}^{hi} f(i) =
+f(lo) + … + f(hi)`` (Karr's convention for ``hi < lo - 1``: ``-Σ_{i=hi+1}^{lo-1} f(i)``).
+
+>>> import sympy as sp
+>>> i, x = sp.Symbol("i", integer=True), sp.Symbol("x", real=True)
+>>> doit(sp.Sum(sp.KroneckerDelta(i, x), (i, 0, 2)))
+KroneckerDelta(0, x) + KroneckerDelta(1, x) + KroneckerDelta(2, x)
+>>> n = sp.Symbol("n", integer=True)
+>>> doit(sp.Sum(sp.KroneckerDelta(i, x), (i, 0, n)))
+Sum(KroneckerDelta(i, x), (i, 0, n))
+>>> doit(sp.Sum(i, (i, 0, -3)))  # Karr: -(Σ_{i=-2}^{-1} i)
+3
+"""
+from __future__ import annotations
+
+import contextlib
+
+import sympy as sp
+
+__all__ = ["doit", "exact", "written_out", "MAX_TERMS"]
+
+#: a sum or product over more terms than this is held, not written out
+MAX_TERMS = 4096
+
+_HELD = (sp.Sum, sp.Product)
+
+
+def written_out(expr):
+    """``expr`` with every sum and product whose limits are integers written out term by term, innermost first;
+    the others left as they are."""
+    if not isinstance(expr, sp.Basic) or expr.is_Atom or not expr.has(*_HELD):
+        return expr
+    args = [written_out(a) for a in expr.args]
+    expr = expr.func(*args) if args != list(expr.args) else expr
+    if not isinstance(expr, _HELD) or len(expr.limits) != 1 or len(expr.limits[0]) != 3:
+        return expr
+    (t, lo, hi), body = expr.limits[0], expr.function
+    if not (lo.is_Integer and hi.is_Integer):
+        return expr
+    lo, hi, sign = int(lo), int(hi), 1
+    if hi < lo - 1:  # Karr's convention: Σ_{lo}^{hi} = -Σ_{hi+1}^{lo-1}, Π_{lo}^{hi} = 1 / Π_{hi+1}^{lo-1}
+        lo, hi, sign = hi + 1, lo - 1, -1
+    if hi - lo + 1 > MAX_TERMS:
+        return expr
+    terms = [written_out(body.subs(t, sp.Integer(k))) for k in range(lo, hi + 1)]  # subs keeps inner bindings
+    if isinstance(expr, sp.Sum):
+        return sign * sp.Add(*terms)
+    value = sp.Mul(*terms)
+    return value if sign == 1 else 1 / value
+
+
+def _doit(self, **hints):
+    """``Sum.doit`` and ``Product.doit`` while :func:`doit` runs: the body evaluated (``deep``), the sum itself
+    written out at integer limits, else held."""
+    body = self.function.doit(**hints) if hints.get("deep", True) else self.function
+    return written_out(self.func(body, *self.limits))
+
+
+_depth = [0]  # how many `exact()` blocks are open
+
+
+@contextlib.contextmanager
+def exact():
+    """While the block runs, ``Sum.doit`` and ``Product.doit`` write out a sum at integer limits and hold any
+    other: the kernel enters it while it checks a claim or a step, so that no value it reads (``lhs - rhs`` of
+    matrix expressions, which SymPy builds with ``doit``, included) comes from SymPy's summation. SymPy's own
+    behaviour is back once the outermost block is left."""
+    if _depth[0] == 0:
+        saved = sp.Sum.doit, sp.Product.doit
+        sp.Sum.doit = sp.Product.doit = _doit
+    _depth[0] += 1
+    try:
+        yield
+    finally:
+        _depth[0] -= 1
+        if _depth[0] == 0:
+            sp.Sum.doit, sp.Product.doit = saved
+
+
+def doit(expr, **hints):
+    """``expr.doit()`` with every sum and product held, or written out where its limits are integers
+    (:func:`written_out`), never evaluated by SymPy's summation."""
+    if not isinstance(expr, sp.Basic):
+        return expr
+    with exact():
+        return written_out(expr.doit(**hints))
