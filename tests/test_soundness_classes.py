@@ -2423,3 +2423,125 @@ def test_a_permutation_at_every_size_is_read_by_cases_and_a_wrong_scaling_is_not
     Q = sp.FunctionMatrix(r, r, sp.Lambda((i, k), sp.KroneckerDelta(i, untyped(k)) * p(k)))
     assert claim("sound.perm_untyped", derive.forms.elementwise(relu, u * Q),
                  derive.forms.elementwise(relu, u) * Q).prove().verdict is not Verdict.PROVED
+
+
+# -- chains about every size, with indices: entries of a matrix symbol as variables ---------------------------------
+_ER = sp.Symbol("er", integer=True, positive=True)
+_EI, _EK, _EL = sp.symbols("ei ek el", integer=True, positive=True)
+_EM, _EU, _EW = sp.MatrixSymbol("EM", _ER, _ER), sp.MatrixSymbol("EU", 1, _ER), sp.MatrixSymbol("EW", 1, _ER)
+
+
+def _entry_chain(name, start, assume=(), expect=None):
+    return chain(f"sound.entries.{name}", start, assume=list(assume), expect=expect)
+
+
+@pytest.mark.parametrize("values", [{"a": 1, "b": 2}, {"a": 2, "b": 1}, {"a": 1, "b": 1, "c": 0}],
+                         ids=["second_wrong", "first_wrong", "one_not_stated"])
+def test_put_takes_only_the_values_the_equations_state_for_matrix_entries(values):
+    m = {"a": _EM[0, 0], "b": _EM[1, 1], "c": _EM[0, 1]}
+    start = (sp.Matrix([_EM[0, 0], _EM[1, 1], SIGMA(_EM[0, 0] + _EM[1, 1] + _EM[0, 1])]), sp.Matrix([1, 1, 0]))
+    ch = _entry_chain("put", start)
+    mapping = {m[k]: v for k, v in values.items()}
+    goal = SIGMA(sum(mapping.get(e, e) for e in (_EM[0, 0], _EM[1, 1], _EM[0, 1])))
+    ch.step((goal, 0), rules.put(mapping))
+    assert ch.verdict is not Verdict.PROVED
+
+
+@pytest.mark.parametrize("conclusion", [
+    lambda m: (m, 1), lambda m: (m * (m - 2), -1), lambda m: (SIGMA(m), SIGMA(1)),
+], ids=["value", "product", "applied"])
+def test_unless_zero_on_a_matrix_entry_checks_the_zero_case(conclusion):
+    m = _EM[_EI - 1, _EK - 1]
+    where = [_EI <= _ER, _EK <= _ER]
+    nonzero = _entry_chain("nonzero", (m * SIGMA(a), m), [*where, sp.Ne(m, 0)])
+    nonzero.step((SIGMA(a), 1), rules.divide(m))
+    target = conclusion(m)
+    both = _entry_chain("unless", (m * SIGMA(a), m), where)
+    both.step(target, rules.by(nonzero, unless_zero=[m]))
+    assert both.verdict is not Verdict.PROVED
+
+
+@pytest.mark.parametrize("build", [
+    lambda: (sp.exp(sp.Symbol("cz")), sp.exp(sp.Symbol("cw")), sp.Symbol("cz"), sp.Symbol("cw")),  # complex symbols
+    lambda: (sp.exp(sp.I * _EM[0, 0]), sp.exp(sp.I * _EM[1, 1]), sp.I * _EM[0, 0], sp.I * _EM[1, 1]),  # i·entry
+    lambda: (sp.exp(_EM[0, 0] * sp.Symbol("cz")), sp.exp(1), _EM[0, 0] * sp.Symbol("cz"), 1),  # entry times complex
+], ids=["complex", "imaginary_entry", "entry_times_complex"])
+def test_log_of_exp_is_read_as_its_argument_only_where_that_is_real(build):
+    l0, r0, l1, r1 = build()
+    ch = _entry_chain("log", (l0, r0))
+    ch.step((l1, r1), rules.apply(sp.log))
+    assert ch.verdict is not Verdict.PROVED
+
+
+@pytest.mark.parametrize("given, assumed", [
+    ([_EK <= _ER], []),  # the rule's condition, not assumed by the chain
+    ([], []),  # no condition at all: k may lie outside 1 … r
+    ([_EK <= _ER + 1], [_EK <= _ER + 1]),  # a bound that lets k run past the last entry
+], ids=["not_assumed", "none", "too_loose"])
+def test_a_selected_index_is_read_in_the_range_only_where_the_chain_assumes_it(given, assumed):
+    b = sp.Symbol("sb", integer=True)
+    picked = sp.Sum(_EU[0, b] * sp.KroneckerDelta(b + 1, _EK), (b, 0, _ER - 1))
+    ch = _entry_chain("select", (picked, 1), assumed)
+    ch.step((_EU[0, _EK - 1], 1), rules.select(*given))
+    assert ch.verdict is not Verdict.PROVED
+
+
+def test_a_selected_index_in_the_range_is_read_there():
+    b = sp.Symbol("sb", integer=True)
+    picked = sp.Sum(_EU[0, b] * sp.KroneckerDelta(b + 1, _EK), (b, 0, _ER - 1))
+    ch = _entry_chain("select_ok", (picked, 1), [_EK <= _ER], expect="proved")
+    ch.step((_EU[0, _EK - 1], 1), rules.select(_EK <= _ER))
+    assert ch.verdict is Verdict.PROVED
+
+
+@pytest.mark.parametrize("cond, given, wanted", [
+    (sp.And(_EK <= _ER, _EI <= _ER), [_EK <= _ER], None),  # one part undecided
+    (_EK - 1 < _ER - 1, [_EK <= _ER], None),  # strict against non-strict: not the same relation
+    (sp.And(_EK <= _ER, sp.Eq(_EK, 0)), [_EK <= _ER], False),  # a part false (k is positive)
+    (sp.Or(_EK - 1 <= _ER - 1, sp.Eq(_EI, 0)), [_EK <= _ER], True),  # one part true, written another way
+], ids=["and_undecided", "strict", "and_false", "or_true"])
+def test_conditions_are_decided_part_by_part_and_only_as_stated(cond, given, wanted):
+    from derive.kernel import cases
+    assert cases.decide(cond, given) is wanted
+
+
+@pytest.mark.parametrize("value", [
+    lambda: _EW * _EM.I,  # an inverse put in without the matrix invertible
+    lambda: _EW * (_EM + _EM.T).I,
+    lambda: (_EW * _EM.T.I).T.T,
+], ids=["inverse", "inverse_of_sum", "transposed"])
+def test_a_matrix_value_with_an_inverse_needs_its_matrix_invertible(value):
+    start = (forms_elementwise(SIGMA, _EU * _EM) * _EW.T, forms_elementwise(SIGMA, _EU) * _EM * _EW.T)
+    v = value()
+    ch = _entry_chain("inverse_value", start)
+    ch.step(tuple(side.xreplace({_EW: v}) for side in start), rules.instantiate({_EW: v}))
+    assert ch.verdict is not Verdict.PROVED
+    assert "invertible" in ch.evidence.detail
+
+
+def forms_elementwise(sigma, M):
+    return derive.forms.elementwise(sigma, M)
+
+
+@pytest.mark.parametrize("build", ["unit", "divide_entry", "inverse_right"])
+def test_the_second_opinion_reads_a_chains_assumptions_with_the_steps_own_entries(build):
+    from derive.second import review
+    d = sp.Symbol("ed", integer=True, positive=True)
+    inv = sp.Q.invertible(_EM)
+    if build == "unit":  # the gated unit at x = e₁, Q = e₁ᵀu, K = e₁ᵀwMᵀ: M⁻ᵀ needs M invertible
+        x, Q, K = sp.MatrixSymbol("ex", 1, d), sp.MatrixSymbol("eQ", d, _ER), sp.MatrixSymbol("eK", d, _ER)
+        unit = lambda Q_, K_: derive.forms.elementwise(SIGMA, x * Q_) * (x * K_).T
+        prev = (unit(Q * _EM, K * _EM.I.T), unit(Q, K))
+        e1 = derive.forms.unit_row(d, 1)
+        mapping = {x: e1, Q: e1.T * _EU, K: e1.T * _EW * _EM.T}
+        nxt, rule, assume = tuple(s.xreplace(mapping) for s in prev), rules.instantiate(mapping), (inv,)
+    elif build == "divide_entry":  # an entry assumed nonzero, divided by
+        m = _EM[_EI - 1, _EK - 1]
+        prev, nxt, rule = (m * SIGMA(a), m * SIGMA(b)), (SIGMA(a), SIGMA(b)), rules.divide(m)
+        assume = (_EI <= _ER, _EK <= _ER, sp.Ne(m, 0))
+    else:  # (A M) M⁻¹ = A where M is invertible
+        A, B = sp.MatrixSymbol("eA", 1, _ER), sp.MatrixSymbol("eB", 1, _ER)
+        prev, rule, assume = (A * _EM, B * _EM), rules.multiply(_EM.I, on="right"), (inv,)
+        nxt = (A * _EM * _EM.I, B * _EM * _EM.I)
+    got = review.step(prev, nxt, rule, assume, equations=True).result
+    assert got == "agrees", got  # read with other entries, M could be singular there: a false disagreement

@@ -20,6 +20,11 @@ a part of the expression binds (a sum's index): it is about the values there, no
 True
 >>> decide(sp.Eq(k, 3), [sp.Gt(k, 3)]), decide(sp.Eq(k, 3), [k >= 3])
 (False, None)
+>>> r = sp.Symbol("r", integer=True, positive=True)
+>>> decide((k <= r - 1) & (k >= 0), [k <= r - 1]), decide((k <= r - 1) | sp.Eq(k, 3), [sp.Gt(k, 3)])
+(True, None)
+>>> decide(k - 1 <= r - 1, [k <= r]), decide(k - 1 <= r, [k <= r])
+(True, None)
 """
 from __future__ import annotations
 
@@ -74,6 +79,17 @@ def _stand_in(s, value, side, strict):
     return value + t if side == "lower" else value - t
 
 
+def _normal(cond):
+    """A relation as ``(kind, expanded difference)``: ``a <= b`` as ``("<=", a - b)``, ``a >= b`` as ``("<=", b - a)``
+    (and strict alike), so that one relation written two ways compares equal; ``None`` for anything else."""
+    flip = {sp.GreaterThan: ("<=", -1), sp.LessThan: ("<=", 1), sp.StrictGreaterThan: ("<", -1),
+            sp.StrictLessThan: ("<", 1)}
+    kind = flip.get(type(cond))
+    if kind is None:
+        return None
+    return kind[0], sp.expand(kind[1] * (cond.lhs - cond.rhs))
+
+
 def _flat(conditions):
     out = []
     for c in conditions:
@@ -86,11 +102,20 @@ def decide(cond, assume=()) -> bool | None:
     ``None``. Exact: SymPy's assumptions at the bounds that ``assume`` puts on single symbols (``k >= 1``)."""
     if cond is sp.true or cond is sp.false:
         return bool(cond)
+    if isinstance(cond, (sp.And, sp.Or)):  # each part decided on its own
+        parts = [decide(c, assume) for c in cond.args]
+        settles, other = (False, True) if isinstance(cond, sp.And) else (True, False)
+        if settles in parts:
+            return settles
+        return other if all(p is other for p in parts) else None
     given = _flat(assume)
     if cond in given:
         return True
     if sp.Not(cond) in given:
         return False
+    normal = _normal(cond)
+    if normal is not None and any(_normal(g) == normal for g in given):  # i - 1 <= r - 1 is i <= r
+        return True
     bounds = [b for b in map(_bound, given) if b is not None]
     for side in ("lower", "upper"):
         subs = {}

@@ -143,7 +143,7 @@ class Chain(Statement):
     def _unmet(self, prev, expr, rule) -> list[str]:
         """What the step needs that the chain does not give: the rule's conditions, every divisor's, and the
         chain's own assumptions at an instantiation."""
-        needs = [c for c in rule.requires if c not in self.assume]
+        needs = [c for c in rule.requires if not wellformed.condition_met(c, self.assume)]
         built = [rule.puts_into(side) for side in _sides(prev)] if rule.puts_into is not None else []
         for side in (*_sides(prev), *_sides(expr), *built):
             needs += [c for c in wellformed.unmet_denominators(side, self.assume) if c not in needs]

@@ -642,8 +642,10 @@ def _definitions(at, where, lhs, rhs) -> tuple:
             if arities - {len(value.variables)}:
                 raise ValueError(f"{at}: where[{key.__name__}] is a Lambda of {len(value.variables)} variables, but "
                                  f"{key.__name__} is applied to {', '.join(map(str, sorted(arities)))}")
+        elif isinstance(key, sp.MatrixSymbol):  # a matrix of the sides: an explicit matrix or a FunctionMatrix
+            value = _matrix_definition(at, key, value)
         else:
-            raise TypeError(f"{at}: where names symbols or undefined functions, got {key!r:.60}")
+            raise TypeError(f"{at}: where names symbols, matrix symbols or undefined functions, got {key!r:.60}")
         if key not in present:
             raise ValueError(f"{at}: where defines {key if isinstance(key, sp.Symbol) else key.__name__}, which "
                              f"neither side contains")
@@ -652,9 +654,27 @@ def _definitions(at, where, lhs, rhs) -> tuple:
     return tuple(out)
 
 
+def _matrix_definition(at, key, value):
+    """``value`` as the definition of the matrix symbol ``key``: an explicit matrix or a ``FunctionMatrix`` of
+    ``key``'s shape whose entries are known to be real (a matrix symbol stands for a real matrix)."""
+    if isinstance(value, sp.MatrixBase):
+        value, entries = sp.ImmutableMatrix(value), list(value)
+    elif isinstance(value, sp.FunctionMatrix) and isinstance(value.lamda, sp.Lambda) and len(value.lamda.variables) == 2:
+        i, j = sp.symbols("i j", integer=True, nonnegative=True, cls=sp.Dummy)
+        entries = [value.lamda(i, j)]
+    else:
+        raise TypeError(f"{at}: where[{key}] must be an explicit matrix or a FunctionMatrix, got {type(value).__name__}")
+    if any(sp.expand(sp.sympify(a) - sp.sympify(b)) != 0 for a, b in zip(value.shape, key.shape)):
+        raise ValueError(f"{at}: where[{key}] has shape {sp.sstr(value.shape)}, {key} has shape {sp.sstr(key.shape)}")
+    for e in entries:
+        if not (isinstance(e, sp.Expr) and _wellformed.real(e)):
+            raise ValueError(f"{at}: where[{key}] has the entry {sp.sstr(e)[:40]}, not known to be real")
+    return value
+
+
 def _definition_sides(key, value) -> tuple:
     """``(σ(z), value at z)`` for a function, ``(N, value)`` for a symbol: a definition as an equation."""
-    if isinstance(key, sp.Symbol):
+    if isinstance(key, (sp.Symbol, sp.MatrixSymbol)):
         return key, value
     return key(*value.variables), value.expr
 

@@ -93,7 +93,7 @@ def statement_text(statement, width: int = 100) -> str:
     definitions = getattr(statement, "definitions", ())
     if definitions:
         lines.append("  where " + shorten(", ".join(
-            f"{expr_text(k)} = {expr_text(v)}" if isinstance(k, sp.Symbol) else
+            f"{expr_text(k)} = {expr_text(v)}" if isinstance(k, (sp.Symbol, sp.MatrixSymbol)) else
             f"{expr_text(k(*v.variables))} = {expr_text(v.expr)}" for k, v in definitions), width - 8))
     if record["assume"]:
         lines.append("  assuming " + shorten(", ".join(record["assume"]), width - 9))

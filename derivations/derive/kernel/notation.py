@@ -17,7 +17,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
-__all__ = ["entry_indices", "shifted", "TextPrinter", "text"]
+__all__ = ["entry_indices", "shifted", "entries_of", "TextPrinter", "text"]
 
 
 def entry_indices(expr) -> list:
@@ -68,6 +68,25 @@ def shifted(expr) -> tuple:
     return expr.function.xreplace(moved), tuple(limits)
 
 
+def entries_of(expr) -> tuple:
+    """``(body, ranges)`` of a ``FunctionMatrix`` printed from 1: its entry at the indices ``(i, k)`` counted from 1,
+    that is its Lambda at ``(i - 1, k - 1)``, and each index with the size it runs to (a row or a column prints its
+    one index). The matrix they denote is ``expr``.
+
+    >>> import sympy as sp
+    >>> r = sp.Symbol("r", integer=True, positive=True)
+    >>> i, k = sp.symbols("i k", integer=True)
+    >>> entries_of(sp.FunctionMatrix(r, r, sp.Lambda((i, k), sp.KroneckerDelta(i + 1, k + 1))))
+    (KroneckerDelta(i, k), ((i, r), (k, r)))
+    """
+    if not isinstance(expr, sp.FunctionMatrix) or not isinstance(expr.lamda, sp.Lambda) or len(expr.lamda.variables) != 2:
+        raise TypeError(f"entries_of: expected a FunctionMatrix of a two-index Lambda, got {type(expr).__name__}")
+    (i, k), (rows, cols) = expr.lamda.variables, expr.shape
+    body = expr.lamda.expr.xreplace({i: i - 1, k: k - 1})
+    ranges = ((k, cols),) if rows == 1 else ((i, rows),) if cols == 1 else ((i, rows), (k, cols))
+    return body, ranges
+
+
 def function_name(f) -> str | None:
     """The name an elementwise function prints as in text: an undefined function's, or ``None``."""
     if isinstance(f, UndefinedFunction):
@@ -92,6 +111,13 @@ class TextPrinter(StrPrinter):
     def _print_Sum(self, expr):
         body, limits = shifted(expr)
         return StrPrinter._print_Sum(self, sp.Sum(body, *limits))
+
+    def _print_FunctionMatrix(self, expr):
+        try:
+            body, ranges = entries_of(expr)
+        except TypeError:
+            return StrPrinter._print_FunctionMatrix(self, expr)
+        return f"[{self._print(body)}]_({', '.join(f'{self._print(v)}=1..{self._print(n)}' for v, n in ranges)})"
 
     def _print_ElementwiseApplyFunction(self, expr):
         name = function_name(expr.function)

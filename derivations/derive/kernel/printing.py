@@ -393,6 +393,21 @@ class DerivePrinter(LatexPrinter):
         parent = self.parenthesize(expr.parent, PRECEDENCE["Atom"], strict=True)
         return f"{parent}_{{{','.join(self._print(k) for k in notation.entry_indices(expr))}}}"
 
+    def _print_FunctionMatrix(self, expr):
+        r"""The matrix of entries ``body`` at indices counted from 1 (:func:`derive.kernel.notation.entries_of`):
+        ``\bigl[\delta_{i,k}\bigr]_{i,k=1}^{r}``."""
+        try:
+            body, ranges = notation.entries_of(expr)
+        except TypeError:
+            return super()._print_FunctionMatrix(expr)
+        if len(ranges) == 2 and ranges[0][1] == ranges[1][1]:  # square: [..]_{i,k=1}^{r}
+            under = f"{self._print(ranges[0][0])},{self._print(ranges[1][0])}=1}}^{{{self._print(ranges[0][1])}"
+        elif len(ranges) == 1:  # a row or a column: [..]_{k=1}^{r}
+            under = f"{self._print(ranges[0][0])}=1}}^{{{self._print(ranges[0][1])}"
+        else:  # [..]_{i \le d,\ k \le r}
+            under = r",\ ".join(rf"{self._print(v)} \le {self._print(n)}" for v, n in ranges)
+        return rf"\bigl[{self._print(body)}\bigr]_{{{under}}}"
+
     def _print_Sum(self, expr):
         """A sum from 0 printed from 1, its body rewritten for the shifted index (the same sum)."""
         body, limits = notation.shifted(expr)

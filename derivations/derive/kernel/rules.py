@@ -20,7 +20,7 @@ from .verdict import Verdict
 from .witness import components, evaluate_at, instance_problem
 
 __all__ = [
-    "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "simplify",
+    "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "select", "simplify",
     "substitute", "instantiate", "divide", "multiply", "apply", "rearrange", "using", "by", "consequence", "put",
     "absurd", "entry", "termwise", "delta_sums", "as_rule", "cases",
 ]
@@ -131,6 +131,44 @@ rational = _rewrite("rational", "cancel", strategies.rational, lambda e: e.apply
 definition = _rewrite("definition", "definition", strategies.structural)
 matrix_algebra = _rewrite("matrix-algebra", "transpose and product rules", strategies.structural)
 sign_split = _rewrite("sign-split", "sign split", strategies.sign_split)
+
+
+def select(*where) -> Rule:
+    """Sums against Kronecker deltas evaluated, and the cases of what is left, read where ``where`` holds: each
+    side of the next step equals that of the previous one (:func:`derive.kernel.strategies.piecewise_cases`).
+
+    ``where`` are conditions on indices (``k <= r - 1``, ``Ne(i, l)``) that the chain must assume (``requires``):
+    ``Σ_j u_j δ(j, k)`` is ``u_k`` only where ``0 <= k <= r - 1``. A 1×1 matrix may become its one entry.
+
+    >>> import sympy as sp, derive
+    >>> from derive import rules
+    >>> r = sp.Symbol("r", integer=True, positive=True)
+    >>> k, j = sp.Symbol("k", integer=True, nonnegative=True), sp.Symbol("j", integer=True)
+    >>> u = sp.MatrixSymbol("u", 1, r)
+    >>> picked = sp.Sum(u[0, j] * sp.KroneckerDelta(j, k), (j, 0, r - 1))
+    >>> derive.chain("doc.select", (picked, 1), assume=[k <= r - 1]).step((u[0, k], 1), rules.select(k <= r - 1)).verdict
+    <Verdict.PROVED: 'proved'>
+    >>> derive.chain("doc.select_out", (picked, 1), expect=None).step((u[0, k], 1), rules.select()).verdict
+    <Verdict.UNPROVEN: 'unproven'>
+    """
+    for cond in where:
+        if not isinstance(cond, (sp.core.relational.Relational, sp.Ne)):
+            raise TypeError(f"select: a condition is a relation between indices (k <= r - 1, Ne(i, l)), got {cond!r:.60}")
+    given = tuple(where)
+
+    def check(p, n):
+        matrix = (sp.MatrixBase, MatrixExpr)
+        if isinstance(p, matrix) and not isinstance(n, matrix) and p.shape == (1, 1):
+            p = p[0, 0]  # a 1×1 matrix is read as its one entry
+        diff = p - n
+        parts = list(diff) if isinstance(diff, sp.MatrixBase) else [diff]
+        details = [strategies.piecewise_cases(e, given) if not (e == 0 or isinstance(e, sp.ZeroMatrix)) else "unchanged"
+                   for e in parts]
+        return None if None in details else next((d for d in details if d != "unchanged"), "unchanged")
+
+    words = "sums against Kronecker deltas, by cases"
+    label = _text(words) + (r",\ " + r",\ ".join(sp.latex(c) for c in given) if given else "")
+    return Rule("select", label, _sides(check), requires=given)
 simplify = _rewrite("simplify", "simplify", strategies.simplify_small)
 
 
@@ -241,7 +279,7 @@ def divide(by) -> Rule:
 def multiply(by, on: str = "left") -> Rule:
     """Multiply both sides by ``by``: from ``l = r`` follows ``by·l = by·r``, for any ``by`` defined there.
 
-    ``by`` may be an explicit matrix; ``on="right"`` multiplies from the right (``l·by = r·by``). No condition on
+    ``by`` may be a matrix (explicit, or a real matrix of symbolic size); ``on="right"`` multiplies from the right (``l·by = r·by``). No condition on
     ``by`` beyond its own divisors being nonzero (``requires``): multiplying loses solutions but never adds one,
     so the implication holds even where ``by`` is zero (or singular).
 
@@ -262,8 +300,12 @@ def multiply(by, on: str = "left") -> Rule:
         by = sp.ImmutableMatrix(by)
         if not by.shape[0] or not by.shape[1]:
             raise ValueError("multiply: by is an empty matrix")
-    elif isinstance(by, MatrixExpr) or not isinstance(by, sp.Expr):
-        raise TypeError(f"multiply: by must be a SymPy expression or an explicit matrix, got {type(by).__name__}")
+    elif isinstance(by, MatrixExpr):  # a matrix of symbolic size: a real one (a matrix symbol, a FunctionMatrix …)
+        problem = _real_matrix_problem("by", by, by)
+        if problem is not None:
+            raise TypeError(f"multiply: {problem}")
+    elif not isinstance(by, sp.Expr):
+        raise TypeError(f"multiply: by must be a SymPy expression or a matrix, got {type(by).__name__}")
     if on not in ("left", "right"):
         raise ValueError(f"multiply: on must be \"left\" or \"right\", got {on!r}")
 
@@ -322,6 +364,10 @@ def apply(f) -> Rule:
         put = [sp.sympify(f(before)) for before in p]
         wellformed.refuse_inexact("apply", put)  # a function class may evaluate to a float at some argument
         if all(_zero(value - after) for value, after in zip(put, n)):
+            return f"{name} of both sides"
+        entries = wellformed.real_entries(*p, *n)  # log(exp(M_ik)) is M_ik: an entry of a matrix symbol is real
+        if entries and all(_zero(sp.sympify(f(sp.sympify(before).xreplace(entries))) - sp.sympify(after).xreplace(entries))
+                           for before, after in zip(p, n)):
             return f"{name} of both sides"
         return None
 
@@ -414,7 +460,7 @@ def by(*chains, unless_zero=()) -> Rule:
     column of several. Each chain holds where its assumptions do, so the chain taking this step must assume them
     too (``requires``), and it reads its premise for all values of the variables they instantiate (``instances``).
 
-    ``unless_zero``: symbols ``x`` for which a chain may assume ``x ≠ 0`` that this one does not: the conclusions
+    ``unless_zero``: symbols ``x`` (or entries ``M[i, k]`` of matrix symbols) for which a chain may assume ``x ≠ 0`` that this one does not: the conclusions
     must then hold identically at ``x = 0`` (checked), so they hold whether ``x`` is zero or not.
 
     >>> import sympy as sp, derive
@@ -435,8 +481,8 @@ def by(*chains, unless_zero=()) -> Rule:
             raise TypeError(f"by: needs implication chains (started from an equation), got {type(ch).__name__} "
                             f"{ch!r:.60}")
     if (isinstance(unless_zero, sp.Basic) or not isinstance(unless_zero, (list, tuple, set))
-            or not all(isinstance(x, sp.Symbol) for x in unless_zero)):
-        raise TypeError(f"by: unless_zero must be a list of symbols, got {unless_zero!r:.60}")
+            or not all(isinstance(x, sp.Symbol) or _entry_of_symbol(x) for x in unless_zero)):
+        raise TypeError(f"by: unless_zero must be a list of symbols (or entries of matrix symbols), got {unless_zero!r:.60}")
     # the chains as they are now: their steps, conclusions and instantiations are what this step rests on
     taken = [(ch, len(ch.steps), ch.conclusion) for ch in chains]
     splits = tuple(unless_zero)
@@ -461,8 +507,9 @@ def by(*chains, unless_zero=()) -> Rule:
         told = _equations(n)
         if len(told) != len(found) or not all(_same_equation(a, b) for a, b in zip(told, found)):
             return None
-        for x in splits:  # the case x = 0 holds by itself
-            if not all(_zero(evaluate_at(_diff(eq), {x: sp.Integer(0)})) for eq in found):
+        for x in splits:  # the case x = 0 holds by itself (for all values of everything else, x's aliases too)
+            if not all(_zero(evaluate_at(_diff(eq), {x: sp.Integer(0)}) if isinstance(x, sp.Symbol)
+                             else _diff(eq).xreplace({x: sp.Integer(0)})) for eq in found):
                 return None
         names = ", ".join(ch.identifier for ch in chains)
         return f"by {names}" + (f" (and where {', '.join(map(str, splits))} = 0, as such)" if splits else "")
@@ -481,6 +528,13 @@ def by(*chains, unless_zero=()) -> Rule:
 
     return Rule("by", label, check, uses=tuple(ch.identifier for ch in chains), equations=True,
                 requires=tuple(requires), instances=instances, gives=gives)
+
+
+def _entry_of_symbol(x) -> bool:
+    """An entry ``M[i, k]`` of a matrix symbol: a real variable, like a symbol."""
+    from sympy.matrices.expressions.matexpr import MatrixElement
+
+    return isinstance(x, MatrixElement) and isinstance(x.parent, sp.MatrixSymbol)
 
 
 def consequence() -> Rule:
@@ -525,23 +579,31 @@ def put(mapping: dict) -> Rule:
     ...     (s(1 - b), s(b)), rules.put({a: 1})).verdict
     <Verdict.PROVED: 'proved'>
     """
-    _check_mapping("put", mapping)
+    if not isinstance(mapping, dict):
+        _check_mapping("put", mapping)  # raises: a mapping is a dict
+    entries = {k: v for k, v in mapping.items() if _entry_of_symbol(k)}
+    _check_mapping("put", {k: v for k, v in mapping.items() if k not in entries}, allow_empty=bool(entries))
     for k in mapping:
-        if not isinstance(k, sp.Symbol):
-            raise TypeError(f"put: puts values of symbols, got the function {k!r}")
+        if not isinstance(k, sp.Symbol) and k not in entries:
+            raise TypeError(f"put: puts values of symbols (or entries of matrix symbols), got the function {k!r}")
+    wellformed.refuse_inexact("put", list(entries.values()))
+
+    def value_put(side):  # each entry replaced as a whole: the equations say it has that value
+        value = evaluate_at(side, {k: v for k, v in mapping.items() if k not in entries})
+        return sp.sympify(value).xreplace(entries) if entries else value
 
     def check(p, n):
         here = _equations(p)
         for k, v in mapping.items():
             if not any(_same_equation(eq, (k, v)) or _same_equation(eq, (v, k)) for eq in here):
                 return None  # the current equation does not say k = v
-        put_in = [tuple(evaluate_at(side, mapping) for side in eq) for eq in here]
+        put_in = [tuple(value_put(side) for side in eq) for eq in here]
         if all(any(_same_equation(eq, known) for known in put_in) for eq in _equations(n)):
             return "putting the values the equations give"
         return None
 
     return Rule("put", _text("put ") + _mapping_tex(mapping), check, equations=True, requires=_value_divisors(mapping),
-                gives=_each(lambda side: evaluate_at(side, mapping)))
+                gives=_each(value_put))
 
 
 def absurd() -> Rule:
@@ -635,18 +697,35 @@ def _matrix_value_problem(key, value) -> str | None:
         return f"{name} := {value!r:.60} is not a matrix"
     if not _same_shape(value.shape, key.shape):
         return f"{name} := {sp.sstr(value)[:60]} has shape {sp.sstr(value.shape)}, {name} has shape {sp.sstr(key.shape)}"
-    wellformed.refuse_inexact(f"instance of {name}", value if isinstance(value, sp.MatrixBase) else
-                              getattr(value, "lamda", value))
-    if isinstance(value, sp.MatrixBase):
-        entries = list(value)
-    elif isinstance(value, sp.MatrixSymbol):
+    return _real_matrix_problem(name, value, value)
+
+
+def _real_matrix_problem(name, value, part) -> str | None:
+    """Why ``part`` (of the value given for ``name``) is not known to be a real matrix; ``None`` if it is: an
+    explicit matrix or a ``FunctionMatrix`` with real entries, a matrix symbol, or a product, sum, transpose or
+    inverse of such matrices and real numbers."""
+    wellformed.refuse_inexact(f"instance of {name}", part if isinstance(part, sp.MatrixBase) else
+                              getattr(part, "lamda", part))
+    if isinstance(part, sp.MatrixBase):
+        entries = list(part)
+    elif isinstance(part, sp.MatrixSymbol):
         entries = []  # a matrix symbol stands for a real matrix
-    elif isinstance(value, sp.FunctionMatrix) and isinstance(value.lamda, sp.Lambda) and len(value.lamda.variables) == 2:
+    elif isinstance(part, sp.FunctionMatrix) and isinstance(part.lamda, sp.Lambda) and len(part.lamda.variables) == 2:
         i, j = sp.symbols("i j", integer=True, nonnegative=True, cls=sp.Dummy)
-        entries = [value.lamda(i, j)]
+        entries = [part.lamda(i, j)]
+    elif isinstance(part, (sp.MatMul, sp.MatAdd, sp.Transpose, sp.Inverse)):  # an inverse where it exists (the
+        # step requires its matrix invertible: the values' divisors)
+        entries = []
+        for arg in part.args:
+            if isinstance(arg, (sp.MatrixBase, MatrixExpr)):
+                problem = _real_matrix_problem(name, value, arg)
+                if problem is not None:
+                    return problem
+            else:
+                entries.append(arg)  # a scalar factor
     else:
-        return (f"{name} := {sp.sstr(value)[:60]}: give an explicit matrix, a matrix symbol or a FunctionMatrix "
-                f"of two indices")
+        return (f"{name} := {sp.sstr(value)[:60]}: give an explicit matrix, a matrix symbol, a FunctionMatrix "
+                f"of two indices, or products, sums and transposes of them")
     for e in entries:
         if not (isinstance(e, sp.Expr) and wellformed.real(e)):
             return f"{name} := {sp.sstr(value)[:60]} has the entry {sp.sstr(e)[:40]}, not known to be real"

@@ -538,18 +538,28 @@ def _all_cases_zero(expr, variables) -> bool:
 CASES_MAX = 3
 
 
+def _selected(delta, t):
+    """The index ``δ(t + a, c)`` selects, ``c - a``, when ``a`` and ``c`` are integers free of ``t``; else ``None``."""
+    for this, other in (delta.args, delta.args[::-1]):
+        offset = this - t
+        if not offset.has(t) and not other.has(t) and offset.is_integer is True and other.is_integer is True:
+            return other - offset
+    return None
+
+
 def _picked(term, t, lo, hi):
-    """``Σ_{t=lo}^{hi} term`` for one product term with a factor ``δ(t, c)``, ``c`` an integer free of ``t``: the
-    term at ``t = c`` where ``lo <= c <= hi``, else 0 (a ``Piecewise`` on that condition); ``None`` otherwise."""
+    """``Σ_{t=lo}^{hi} term`` for one product term with a factor ``δ(t + a, c)``, ``a`` and ``c`` integers free of
+    ``t``: the term at ``t = c - a`` where ``lo <= c - a <= hi``, else 0 (a ``Piecewise`` on that condition);
+    ``None`` otherwise."""
     for f in sp.Mul.make_args(term):
         base = f.base if isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp > 0 else f
         if not isinstance(base, sp.KroneckerDelta):
             continue
-        for this, other in (base.args, base.args[::-1]):
-            if this == t and not other.has(t) and other.is_integer is True:
-                inside = sp.And(sp.Ge(other, lo), sp.Le(other, hi))
-                value = term.xreplace({t: other})  # every other term of the range is zero
-                return value if inside is sp.true else sp.Piecewise((value, inside), (sp.S.Zero, True))
+        at = _selected(base, t)
+        if at is not None:
+            inside = sp.And(sp.Ge(at, lo), sp.Le(at, hi))
+            value = term.xreplace({t: at})  # every other term of the range is zero
+            return value if inside is sp.true else sp.Piecewise((value, inside), (sp.S.Zero, True))
     return None
 
 
@@ -558,30 +568,101 @@ def _delta_sums(expr):
     δ(t, c) = f(c)`` where ``lo <= c <= hi``, else 0, for an integer ``c`` (SymPy's own delta summation reads a
     non-integer ``c`` as a term of the range). Only over a range of ``hi - lo + 1 >= 0`` terms (Karr's convention
     reverses a longer one), in a summand that no inner part binds ``t`` in; any other sum is left as it is."""
-    from .cases import _bound_symbols
-
     if not isinstance(expr, sp.Basic) or expr.is_Atom or not expr.has(sp.Sum):
         return expr
     args = [_delta_sums(a) for a in expr.args]
     expr = expr.func(*args) if args != list(expr.args) else expr
-    if isinstance(expr, sp.Sum) and len(expr.limits) > 1:  # Σ_n Σ_i f, the first limit innermost
-        inner = _delta_sums(sp.Sum(expr.function, expr.limits[0]))
-        return _delta_sums(sp.Sum(inner, *expr.limits[1:]))
-    if not (isinstance(expr, sp.Sum) and len(expr.limits) == 1 and len(expr.limits[0]) == 3):
+    if not isinstance(expr, sp.Sum) or any(len(lim) != 3 for lim in expr.limits):
         return expr
-    (t, lo, hi), body = expr.limits[0], expr.function
+    value, limits = expr.function, list(expr.limits)  # Σ_n Σ_i f: the first limit innermost
+    while limits:
+        for k, (t, lo, hi) in enumerate(limits):
+            others = limits[:k] + limits[k + 1:]
+            # a sum over a range that depends on no other index, and on which no other range depends, may be taken
+            # innermost (the order of finite sums over independent ranges is free)
+            if any(o[1].has(t) or o[2].has(t) or lo.has(o[0]) or hi.has(o[0]) for o in others):
+                continue
+            done = _one_sum(value, (t, lo, hi))
+            if done is not None:
+                value = _delta_sums(done)
+                del limits[k]
+                break
+        else:
+            return sp.Sum(value, *limits)
+    return value
+
+
+def _one_sum(body, limit, depth: int = 4):
+    """``Σ_{t=lo}^{hi} body`` evaluated term by term (:func:`_term_sum`), or ``None``."""
+    from .cases import _bound_symbols
+
+    t, lo, hi = limit
     if lo.has(t) or hi.has(t) or (hi - lo + 1).is_nonnegative is not True or t in _bound_symbols(body):
-        return expr
+        return None
+    if lo == hi:
+        return body.xreplace({t: lo})  # one term
     out = []
     for term in sp.Add.make_args(sp.expand(body)):
-        picked = term * (hi - lo + 1) if not term.has(t) else _picked(term, t, lo, hi)
+        picked = _term_sum(term, t, lo, hi, depth)
         if picked is None:
-            return expr
+            return None
         out.append(picked)
     return sp.Add(*out)
 
 
-def piecewise_cases(diff):
+def _selector(term, t):
+    """A Kronecker delta somewhere in ``term`` that selects an index (:func:`_selected`), and that index; else
+    ``None``."""
+    for delta in sorted(term.atoms(sp.KroneckerDelta), key=sp.default_sort_key):
+        at = _selected(delta, t)
+        if at is not None:
+            return delta, at
+    return None
+
+
+def _term_sum(term, t, lo, hi, depth):
+    """``Σ_{t=lo}^{hi} term``: ``term`` times the number of terms when free of ``t``; the selected term where
+    ``δ(t, c)`` is a factor (:func:`_picked`); and where ``δ(t, c)`` sits anywhere else (``σ(a δ(t, c))``), by
+    ``g(t) = δ(t, c) g₁(t) + (1 - δ(t, c)) g₀(t)``, ``g₁`` and ``g₀`` being ``g`` with that delta put 1 and 0:
+    ``Σ_t g = Σ_t g₀ + [lo <= c <= hi] (g₁(c) - g₀(c))``. ``None`` when none applies."""
+    if not term.has(t):
+        return term * (hi - lo + 1)
+    picked = _picked(term, t, lo, hi)
+    if picked is not None or depth == 0:
+        return picked
+    found = _selector(term, t)
+    if found is None:
+        return None
+    delta, c = found
+    one, zero = term.xreplace({delta: sp.S.One}), term.xreplace({delta: sp.S.Zero})
+    rest = _one_sum(zero, (t, lo, hi), depth - 1)
+    if rest is None:
+        return None
+    inside = sp.And(sp.Ge(c, lo), sp.Le(c, hi))
+    value = (one - zero).xreplace({t: c})
+    return rest + (value if inside is sp.true else sp.Piecewise((value, inside), (sp.S.Zero, True)))
+
+
+def _read_under(expr, assume):
+    """``expr`` with each Kronecker delta and ``Piecewise`` condition that ``assume`` decides put as decided
+    (:func:`derive.kernel.cases.decide`: ``δ(i, l)`` is 0 where ``i ≠ l`` is assumed), exactly: the conditions hold at
+    every point the statement is about."""
+    from . import cases
+
+    known = {}
+    for delta in expr.atoms(sp.KroneckerDelta):
+        held = cases.decide(sp.Eq(*delta.args), assume)
+        if held is None:
+            held = cases.decide(sp.Ne(*delta.args), assume)
+            held = None if held is None else not held
+        if held is not None:
+            known[delta] = sp.S.One if held else sp.S.Zero
+    if known:
+        expr = expr.xreplace(known)
+    return cases.read(expr, assume)[0]
+
+
+def piecewise_cases(diff, assume=()):
     """Split on the conditions of every ``Piecewise``: each truth assignment to its distinct conditions takes, in
     every ``Piecewise``, the first branch whose condition is then true, and each case must reduce to zero.
 
@@ -590,7 +671,8 @@ def piecewise_cases(diff):
     in :func:`summand_zero`) is zero there, so the split is exact. A matrix expression is read at its generic
     entry, with each sum against a Kronecker delta evaluated (an index such as a permutation's ``π(k)`` gives the
     case "in the range", and the case "outside it": :func:`_delta_sums`). Conditions on a symbol that a part of the expression binds
-    are not split on; at most :data:`CASES_MAX` conditions.
+    are not split on; at most :data:`CASES_MAX` conditions. With ``assume`` (the conditions a step of a chain
+    requires, such as ``k <= r - 1`` for an index), what they decide is read first (:func:`_read_under`).
 
     >>> import sympy as sp
     >>> t, c = sp.Symbol("t", real=True), sp.Symbol("c", integer=True)
@@ -613,10 +695,19 @@ def piecewise_cases(diff):
         return None
     if diff.has(sp.KroneckerDelta):
         diff = _delta_sums(diff)
+        if assume:
+            diff = _read_under(diff, assume)
+        how = "sums against Kronecker deltas evaluated (the term selected where its index is in the range, else 0)"
         if sp.expand(diff) == 0:
-            return "sums against Kronecker deltas evaluated (the term selected where its index is in the range, else 0)"
+            return how
+        if diff.has(sp.Sum) and not diff.has(sp.Piecewise):
+            rest = _rename_bound(sp.expand(diff)) == 0 and "the same sums up to the names of their indices" \
+                or _sums_zero(diff)
+            return f"{how}, then {rest}" if rest else None
+    if assume:
+        diff = _read_under(diff, assume)
     if not diff.has(sp.Piecewise):
-        return None
+        return None if diff.has(sp.KroneckerDelta) or sp.expand(diff) != 0 else "the cases the assumptions decide"
     bound = _bound_symbols(diff)
     conditions = []
     for piece in sorted(diff.atoms(sp.Piecewise), key=sp.default_sort_key):

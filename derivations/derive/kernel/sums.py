@@ -39,6 +39,11 @@ def written_out(expr):
         return expr
     args = [written_out(a) for a in expr.args]
     expr = expr.func(*args) if args != list(expr.args) else expr
+    if isinstance(expr, _HELD) and len(expr.limits) > 1:  # the first limit innermost
+        inner = written_out(expr.func(expr.function, expr.limits[0]))
+        if isinstance(inner, _HELD):
+            return expr  # its innermost range is not written out: nor is the rest
+        return written_out(expr.func(inner, *expr.limits[1:]))
     if not isinstance(expr, _HELD) or len(expr.limits) != 1 or len(expr.limits[0]) != 3:
         return expr
     (t, lo, hi), body = expr.limits[0], expr.function

@@ -395,15 +395,27 @@ def _where_defined(node):
     return defined(node)
 
 
+def real_entries(*exprs) -> dict:
+    """A real stand-in for every entry of a matrix symbol in ``exprs`` (matrix symbols stand for real matrices)."""
+    from sympy.matrices.expressions.matexpr import MatrixElement
+
+    found = set().union(*[e.atoms(MatrixElement) for e in exprs if isinstance(e, sp.Basic)])
+    return {e: sp.Dummy("m", real=True) for e in sorted(found, key=sp.default_sort_key) if isinstance(e.parent, sp.MatrixSymbol)}
+
+
+def _real_entries(expr):
+    """``expr`` with every entry of a matrix symbol a real stand-in."""
+    entries = real_entries(expr)
+    return expr.xreplace(entries) if entries else expr
+
+
 def real(expr) -> bool:
     """Known real: by SymPy, or once every entry of a matrix symbol is read as real (they stand for real matrices;
     an entry of a matrix expression such as ``(A + iI)⁻¹`` is not)."""
     if expr.is_extended_real:
         return True
-    from sympy.matrices.expressions.matexpr import MatrixElement
-
-    entries = {e: sp.Dummy(real=True) for e in expr.atoms(MatrixElement) if isinstance(e.parent, sp.MatrixSymbol)}
-    return bool(entries) and expr.xreplace(entries).is_extended_real is True
+    read = _real_entries(expr)
+    return read is not expr and read.is_extended_real is True
 
 
 def _real_matrix(expr) -> bool:
@@ -456,7 +468,7 @@ def _settled(base, conditions) -> bool:
         return False
     if isinstance(base, MatrixExpr):
         return _invertible(base, conditions)
-    if base.is_zero is False:
+    if base.is_zero is False or _real_entries(base).is_zero is False:
         return True
     for c in conditions:
         if isinstance(c, (sp.Ne, sp.StrictGreaterThan, sp.StrictLessThan)):
@@ -504,6 +516,19 @@ def mapping_divisors(mapping) -> list:
 def unmet_denominators(expr, conditions=()) -> list:
     """The conditions ``d ≠ 0`` (or ``Q.invertible(M)``) that ``expr`` needs and ``conditions`` do not give."""
     return unmet_conditions(denominators(expr), conditions)
+
+
+def condition_met(cond, conditions=()) -> bool:
+    """Whether ``cond`` is among ``conditions`` or, a divisor's condition (``Ne(b, 0)``, ``Q.invertible(B)``), is
+    settled by them as that divisor is (``Q.invertible(M)`` gives ``Q.invertible(Mᵀ)``)."""
+    conditions = tuple(conditions)
+    if cond in conditions:
+        return True
+    if isinstance(cond, sp.Ne) and cond.rhs == 0:
+        return _settled(cond.lhs, conditions)
+    if isinstance(cond, sp.assumptions.assume.AppliedPredicate) and cond.function == sp.Q.invertible:
+        return _settled(cond.arguments[0], conditions)
+    return False
 
 
 def unmet_conditions(divisors, conditions=()) -> list:

@@ -66,6 +66,10 @@ def _broken_assumption(symbol, value, where_defined: bool = False) -> str | None
     facts = symbol.assumptions0
     ordered = [p for p in _PROPERTIES if p in facts] + sorted(p for p in facts if p not in _PROPERTIES)
     defined = None if where_defined else False
+    if isinstance(value, sp.Expr):  # an entry of a matrix symbol is a real number (it stands for a real matrix)
+        from sympy.matrices.expressions.matexpr import MatrixElement
+        entries = {e: sp.Dummy("m", real=True) for e in value.atoms(MatrixElement) if isinstance(e.parent, sp.MatrixSymbol)}
+        value = value.xreplace(entries) if entries else value
     for prop in ordered:
         if getattr(value, f"is_{prop}", None) is facts[prop]:
             continue

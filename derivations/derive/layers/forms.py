@@ -24,6 +24,9 @@ __all__ = [
     "gated_rank_r",
     "unit_sum",
     "one_unit",
+    "unit_row",
+    "permutation_matrix",
+    "diagonal",
     "row_of",
     "column_of",
     "index_sum",
@@ -301,6 +304,54 @@ def one_unit(x, Q, K, V, a, b):
             raise TypeError(f"one_unit: {name} must be a matrix symbol (the layer's variable), got {type(M).__name__}")
     return {x: _first_entry(1, *x.shape), Q: _first_entry(a, *Q.shape), K: _first_entry(b, *K.shape),
             V: _first_entry(1, *V.shape)}
+
+
+_A, _B = sp.symbols("a b", integer=True)  # the indices of a selector's entries, bound by its Lambda
+
+
+def _size(where, n):
+    n = sp.sympify(n)
+    if not (n.is_integer and n.is_positive):
+        raise ValueError(f"{where}: the size must be a positive integer (or a symbol known to be one), got {n}")
+    return n
+
+
+def _index(where, at):
+    at = sp.sympify(at)
+    if at.is_integer is not True:
+        raise ValueError(f"{where}: the index must be an integer (or a symbol known to be one), got {at}")
+    return at
+
+
+def unit_row(n, at):
+    r"""The unit row ``e_at`` of length ``n``, counted from 1 (``at`` may be a symbol): entry ``b`` is ``δ(b, at)``.
+
+    >>> import sympy as sp
+    >>> r, i = sp.Symbol("r", integer=True, positive=True), sp.Symbol("i", integer=True, positive=True)
+    >>> from derive.kernel import printing
+    >>> print(printing.latex(unit_row(r, i)))
+    \bigl[\delta_{b i}\bigr]_{b=1}^{r}
+    """
+    n, at = _size("unit_row", n), _index("unit_row", at)
+    return sp.FunctionMatrix(1, n, sp.Lambda((_A, _B), sp.KroneckerDelta(_B + 1, at)))
+
+
+def permutation_matrix(n, pi):
+    """The ``n×n`` matrix ``P`` with ``P_{i,k} = δ(i, π(k))`` (counted from 1), for an integer-valued function
+    ``π`` (a permutation of 1 … n makes it a permutation matrix: column ``k`` is ``e_{π(k)}``)."""
+    n = _size("permutation_matrix", n)
+    if not (isinstance(pi, sp.FunctionClass) and pi(sp.Dummy(integer=True)).is_integer is True):
+        raise ValueError(f"permutation_matrix: π must be a function known to give integers, e.g. "
+                         f"sp.Function('pi', integer=True), got {pi!r:.60}")
+    return sp.FunctionMatrix(n, n, sp.Lambda((_A, _B), sp.KroneckerDelta(_A + 1, pi(_B + 1))))
+
+
+def diagonal(n, p):
+    """The ``n×n`` diagonal matrix with entries ``p(1), …, p(n)`` (``p`` a function, e.g. ``Function('p', positive=True)``)."""
+    n = _size("diagonal", n)
+    if not isinstance(p, sp.FunctionClass):
+        raise ValueError(f"diagonal: p must be a function of the index, got {p!r:.60}")
+    return sp.FunctionMatrix(n, n, sp.Lambda((_A, _B), sp.KroneckerDelta(_A + 1, _B + 1) * p(_B + 1)))
 
 
 def row_of(M, j):

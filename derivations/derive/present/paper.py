@@ -79,7 +79,9 @@ BOTH_WAYS = frozenset({"5.3", "5.4", "6.1", "6.2", "B1", "B3"})
 #: the items docs/paper.md states for every size (of d, m, n, r): a proof at some sizes proves them only there
 EVERY_SIZE = frozenset({"1.1", "2.1", "2.2", "3.1", "3.3", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3", "5.4", "B1", "B3"})
 #: standard facts an item rests on that docs/paper.md allows to be cited rather than proved
-CITED = {"4.3": ["a matrix of rank ≤ r factors as C W (rank factorisation)"]}
+CITED = {"4.3": ["a matrix of rank ≤ r factors as C W (rank factorisation)"],
+         "B3": ["an invertible matrix with at most one nonzero entry in each column is a monomial matrix PD "
+                "(P a permutation, D an invertible diagonal)"]}
 
 
 def directions_of(item: str) -> tuple[str, ...]:

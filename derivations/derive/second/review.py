@@ -288,9 +288,21 @@ def _identity_sized(lhs, rhs, assume, abstract) -> str:
         n = _identity_at(lhs, rhs, assume, {}, abstract)
         return f"unsat of lhs ≠ rhs ({n} component{'s' if n != 1 else ''})"
     grid, why = _size_grid(sizes, (lhs, rhs), assume)
+    real = False
     for at in grid:
-        _identity_at(lhs, rhs, assume, at, abstract)
-    return why
+        try:
+            _identity_at(lhs, rhs, assume, at, abstract)
+        except Outside as exc:  # read as complex matrices, a max or a comparison is outside: read them as the
+            if "complex quantity" not in str(exc):  # real matrices they stand for, entry by entry
+                raise
+            leaves: dict = {}
+            side = lambda e: _explicit_at(e, at, leaves)  # noqa: E731
+            l_at, r_at = side(lhs), side(rhs)
+            if size_symbols(l_at, r_at) or complex_inputs(l_at, r_at):
+                raise
+            _identity_at(l_at, r_at, tuple(_condition_at(c, side) for c in assume), {}, abstract)
+            real = True
+    return why + (" (matrix symbols as the real matrices they stand for, entry by entry)" if real else "")
 
 
 #: opinions already given in this process, by their question (a notebook states many claims twice: a claim
@@ -566,16 +578,40 @@ def _by(prev, nxt, rule, assume, cited, mode=None):
     for name, _, _, _, confirmed in cited:
         if not confirmed:
             raise Outside(f"a step resting on {name}, which the second opinion has not confirmed")
-    eqs = [_pair(prev), _pair(nxt)] + [_pair(e) for c in cited for e in (c[1], c[2])]
-    if size_symbols(*[x for e in eqs for x in e]) or complex_inputs(*[x for e in eqs for x in e], *assume):
-        raise Outside("an implication between statements about complex or symbolic-size quantities")
+    pieces = [(_pair(c[1]), _pair(c[2]), tuple(c[3])) for c in cited]
+    flat = [*_pair(prev), *_pair(nxt), *[x for start, end, _ in pieces for x in (*start, *end)]]
+    said = f"the cited chains' conclusions ({len(cited)}, each confirmed) imply the next equation"
+    sizes = size_symbols(*flat)
+    if not sizes:
+        if complex_inputs(*flat, *assume):
+            raise Outside("an implication between statements about complex quantities")
+        _by_at(_pair(prev), _pair(nxt), pieces, assume, mode)
+        return said
+    everything = [*assume, *[c for _, _, their in pieces for c in their]]
+    indices, points = _points(sizes, flat, everything)
+    for at in points:  # about matrices of every size: each written out entry by entry, as a step is
+        leaves: dict = {}
+        side = lambda e: _explicit_at(e, at, leaves)  # noqa: E731
+        out = lambda eq: tuple(side(x) for x in eq)  # noqa: E731
+        written = [(out(start), out(end), tuple(_condition_at(c, side) for c in their)) for start, end, their in pieces]
+        p_at, n_at = out(prev), out(nxt)
+        flat_at = [*p_at, *n_at, *[x for start, end, _ in written for x in (*start, *end)]]
+        if size_symbols(*flat_at) or complex_inputs(*flat_at):
+            raise Outside("an implication between statements about complex quantities, or not written out at a size")
+        _by_at(p_at, n_at, written, tuple(_condition_at(c, side) for c in assume), mode)
+    return f"{said}, {_where_read(sizes, indices, points)}"
+
+
+def _by_at(prev, nxt, pieces, assume, mode=None):
+    """Part (2) and (3) of :func:`_by` for equations whose matrices are explicit: ``pieces`` are the cited chains'
+    ``(start, conclusion, assumptions)``."""
     t = Translator(defer=True, **(mode or {}))
-    here = _and(_is_zero(c) for c in _components(t, *eqs[0]))
-    goal = [_nonzero(c) for c in _components(t, *eqs[1])]
+    here = _and(_is_zero(c) for c in _components(t, *prev))
+    goal = [_nonzero(c) for c in _components(t, *nxt)]
     starts, hypotheses = [], []
-    for _, start, conclusion, their_assume, _ in cited:
-        starts.append([_nonzero(c) for c in _components(t, *_pair(start))])
-        holds = _and(_is_zero(c) for c in _components(t, *_pair(conclusion)))
+    for start, conclusion, their_assume in pieces:
+        starts.append([_nonzero(c) for c in _components(t, *start)])
+        holds = _and(_is_zero(c) for c in _components(t, *conclusion))
         guard = [t.boolean(c) for c in their_assume]
         hypotheses.append(f"(=> {_and(guard)} {holds})" if guard else holds)
     facts = t.domain + t.side + t.defined + [t.boolean(c) for c in assume] + [here]
@@ -584,7 +620,6 @@ def _by(prev, nxt, rule, assume, cited, mode=None):
             raise _Disagrees("a cited chain's start does not follow from the current equation")
     if any(r == z3.sat for r in _queries(t, facts + hypotheses, goal, t.inverses)):
         raise _Disagrees("Z3 finds values at which the cited conclusions hold and the next equation does not")
-    return f"the cited chains' conclusions ({len(cited)}, each confirmed) imply the next equation"
 
 
 #: how many sizes a chain step about matrices of symbolic size is re-checked at (each written out entry by entry,
@@ -646,13 +681,8 @@ def _implication(prev, nxt, rule, assume, premises, mode=None):
         return _implication_at(prev, nxt, mapping, more, assume, premises, mode)
     # about matrices of every size: read at the smallest sizes the assumptions allow and the next ones, each matrix
     # written out entry by entry (a premise about every matrix of a shape is one about every value of its entries)
-    lows = [_smallest(s) for s in sizes]
-    grid = [dict(zip(sizes, (sp.Integer(max(lo, k)) for lo in lows))) for k in range(1, CHAIN_SIZES + 1)]
-    grid = [at for k, at in enumerate(grid) if at not in grid[:k]]
-    grid = [at for at in grid if not any(c.xreplace(at) is sp.false for c in assume)]
-    if not grid:
-        raise Outside(f"no size up to {CHAIN_SIZES} that the chain's assumptions allow")
-    for at in grid:
+    indices, points = _points(sizes, [*prev, *nxt, *mapping.values()], assume)
+    for at in points:
         leaves: dict = {}
         side = lambda e: _explicit_at(e, at, leaves)  # noqa: E731
         p_at, n_at = tuple(side(x) for x in prev), tuple(side(x) for x in nxt)
@@ -672,10 +702,102 @@ def _implication(prev, nxt, rule, assume, premises, mode=None):
             more_at = [{k: side(v) for k, v in m.items()} for m in more]
         if size_symbols(*p_at, *n_at, *m_at.values(), *[v for m in more_at for v in m.values()]):
             raise Outside("a step whose sizes are not all written out at a size")
-        _implication_at(p_at, n_at, m_at, more_at, tuple(c.xreplace(at) for c in assume),
+        _implication_at(p_at, n_at, m_at, more_at, tuple(_condition_at(c, side) for c in assume),
                         [(side(lhs), side(rhs), their) for lhs, rhs, their in premises], mode)
-    names = ", ".join(str(s) for s in sizes)
-    return f"for {names} = " + ", ".join(str(int(at[sizes[0]])) for at in grid) + " (each matrix entry by entry)"
+    return _where_read(sizes, indices, points)
+
+
+def _points(sizes, exprs, assume):
+    """The sizes (and index values) an every-size chain step is read at: the smallest sizes where the assumptions
+    allow some value of its indices (an integer ``i`` with ``i <= r`` assumed takes each value it may take there),
+    up to :data:`INDEX_SIZES`. Returns the indices and the points, each a mapping of sizes and indices."""
+    lows = [_smallest(s) for s in sizes]
+    grid = [dict(zip(sizes, (sp.Integer(max(lo, k)) for lo in lows))) for k in range(1, INDEX_SIZES + 1)]
+    grid = [at for k, at in enumerate(grid) if at not in grid[:k]]
+    grid = [at for at in grid if not any(c.xreplace(at) is sp.false for c in assume)]
+    indices = _index_symbols(exprs, assume, sizes)
+    points = []
+    for at in grid:  # the smallest sizes where the assumptions allow some index values
+        found = [{**at, **idx} for idx in _index_values(indices, assume, at)]
+        if found or points:
+            points += found
+        if len({tuple(sorted((str(k), v) for k, v in p.items() if k in at)) for p in points}) >= CHAIN_SIZES:
+            break
+    if not points:
+        raise Outside(f"no size up to {INDEX_SIZES} (and no index values) that the chain's assumptions allow")
+    return indices, points
+
+
+def _where_read(sizes, indices, points) -> str:
+    read = sorted({int(at[sizes[0]]) for at in points})
+    told = f" and every value of {', '.join(map(str, indices))} there" if indices else ""
+    return f"for {', '.join(str(s) for s in sizes)} = " + ", ".join(map(str, read)) + f"{told} (each matrix entry by entry)"
+
+
+#: the largest size tried for an every-size chain step whose indices the smallest size leaves no value
+INDEX_SIZES = 3
+#: at most this many index values are tried at one size
+MAX_INDEX_POINTS = 64
+
+
+def _index_symbols(exprs, assume, sizes) -> list:
+    """The integer symbols of ``exprs`` that ``assume`` bounds above by sizes (``i <= r``): indices of entries."""
+    found = set()
+    for e in exprs:
+        if isinstance(e, sp.Basic):
+            found |= {s for s in e.free_symbols if isinstance(s, sp.Symbol) and s.is_integer and s not in sizes}
+    return sorted((s for s in found if _upper(s, assume, sizes) is not None), key=str)
+
+
+def _upper(s, assume, sizes):
+    """An upper bound ``s <= b`` that ``assume`` states, ``b`` in the sizes alone; else ``None``."""
+    for c in assume:
+        if isinstance(c, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan)):
+            small, big = (c.lhs, c.rhs) if isinstance(c, (sp.LessThan, sp.StrictLessThan)) else (c.rhs, c.lhs)
+            rest = sp.expand(small - s)
+            if not rest.has(s) and not (rest.free_symbols - set(sizes)) and not big.has(s) \
+                    and not (big.free_symbols - set(sizes)):
+                strict = isinstance(c, (sp.StrictLessThan, sp.StrictGreaterThan))
+                return big - rest - (1 if strict else 0)  # s <= big - rest (an integer s)
+    return None
+
+
+def _index_values(indices, assume, at) -> list:
+    """Every assignment of the indices their assumptions allow at the sizes ``at`` (at most MAX_INDEX_POINTS)."""
+    if not indices:
+        return [{}]
+    ranges = []
+    for s in indices:
+        hi = _upper(s, assume, list(at)).xreplace(at)
+        lo = 1 if s.is_positive else 0 if s.is_nonnegative else None
+        if lo is None or not hi.is_Integer:
+            raise Outside(f"an index {s} without a lower bound of its own")
+        ranges.append(range(lo, int(hi) + 1))
+    out = []
+    for values in itertools.product(*ranges):
+        point = dict(zip(indices, map(sp.Integer, values)))
+        full = {**at, **point}
+        if any(c.xreplace(full) is sp.false for c in assume):
+            continue
+        out.append(point)
+        if len(out) > MAX_INDEX_POINTS:
+            raise Outside(f"more than {MAX_INDEX_POINTS} values of the indices {', '.join(map(str, indices))}")
+    return out
+
+
+def _condition_at(cond, side):
+    """An assumption written out at a size with the step's own entries (``side``): ``Q.invertible(M)`` as
+    ``det M ≠ 0`` of the written-out ``M``, a relation between its sides written out."""
+    if isinstance(cond, sp.assumptions.AppliedPredicate) and cond.function == sp.Q.invertible:
+        X = side(cond.arguments[0])
+        if not isinstance(X, sp.MatrixBase):
+            raise Outside("an invertible matrix not written out at a size")
+        return sp.Ne(X.det(), 0)
+    if isinstance(cond, sp.core.relational.Relational):
+        return cond.func(side(cond.lhs), side(cond.rhs))
+    if isinstance(cond, (sp.And, sp.Or, sp.Not)):
+        return cond.func(*[_condition_at(a, side) for a in cond.args])
+    return cond
 
 
 def _implication_at(prev, nxt, mapping, more, assume, premises, mode=None):

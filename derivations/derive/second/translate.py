@@ -597,6 +597,9 @@ class Translator:
             return (f"(ite (> {x} 0.0) 1.0 (ite (< {x} 0.0) 0.0 {at_zero}))", None)
         if isinstance(e, sp.Piecewise):
             return self._piecewise(e)
+        if isinstance(e, sp.KroneckerDelta):  # 1 where its two (real) arguments are equal, else 0
+            a, b = (self.real(x) for x in e.args)
+            return (f"(ite (= {a} {b}) 1.0 0.0)", None)
         if isinstance(e, AppliedUndef):
             return self._undefined(e)
         if isinstance(e, sp.Sum):
@@ -788,10 +791,18 @@ class Translator:
         return int(n)
 
     def _sum(self, e):
-        if len(e.limits) > 1:  # the first limit is the innermost sum
-            return self.value(sp.Sum(sp.Sum(e.function, e.limits[0]), *e.limits[1:]))
-        var, lo, hi = e.limits[0]
+        return self._sum_over(e.function, list(e.limits))
+
+    def _sum_over(self, body, limits):
+        """``Σ body`` over ``limits``, the first innermost (SymPy's order), written out term by term; a range with
+        ``hi < lo - 1`` by Karr's convention, ``-Σ_{hi+1}^{lo-1}``, as SymPy and the kernel read it."""
+        if not limits:
+            return self.value(body)
+        var, lo, hi = limits[-1]
         lo, hi = self._size(lo), self._size(hi)
+        sign = 1
+        if hi < lo - 1:
+            lo, hi, sign = hi + 1, lo - 1, -1
         if hi - lo + 1 > MAX_SUM:
             raise Outside(f"a sum of {hi - lo + 1:,} terms, too many to write out (at most {MAX_SUM:,})")
         parts = []
@@ -800,10 +811,11 @@ class Translator:
             self._indices[var] = k
             self._cache = {}
             try:
-                parts.append(self.value(e.function))
+                parts.append(self._sum_over(body, limits[:-1]))
             finally:
                 self._indices, self._cache = saved, cache
-        return _add(parts) if parts else (ZERO, None)
+        total = _add(parts) if parts else (ZERO, None)
+        return total if sign == 1 else _add([(f"(- {total[0]})", None if total[1] is None else f"(- {total[1]})")])
 
     def _element(self, e):
         parent, i, j = e.args
@@ -879,6 +891,10 @@ class Translator:
             for _ in range(abs(int(M.exp)) - 1):
                 out = self._product(out, base)
             return out
+        if isinstance(M, sp.FunctionMatrix):  # entry (i, j) is its Lambda at (i, j)
+            rows, cols = self._size(M.rows), self._size(M.cols)
+            return [[self.value(sp.sympify(M.lamda(sp.Integer(i), sp.Integer(j)))) for j in range(cols)]
+                    for i in range(rows)]
         if type(M).__name__ in _ENTRYWISE:  # a form of derive's (a sum over the units, a sum of matrices over an
             rows, cols = self._size(M.rows), self._size(M.cols)  # index): its entries as it defines them
             return [[self.value(sp.sympify(M._entry(i, j))) for j in range(cols)] for i in range(rows)]
