@@ -21,7 +21,6 @@ import sympy as sp
 import z3
 from sympy.matrices.expressions import MatrixExpr
 
-from ..kernel import sums
 from . import cvc5 as _cvc5
 from .translate import (TIMEOUT_MS, TRANSCENDENTAL, Outside, Translator, Unknown, _time_text, cancel_in_formula,
                         complex_inputs, simplify, size_symbols, time_left_ms)
@@ -636,9 +635,9 @@ def _explicit_at(expr, at, leaves):
     e = sp.sympify(expr)
     if isinstance(e, (MatrixExpr, sp.MatrixBase)):  # entry by entry, each read at symbolic size and then put at
         rows, cols = (int(sp.sympify(n).xreplace(at)) for n in e.shape)  # the sizes (no matrix inside a scalar)
-        e = sp.ImmutableMatrix(rows, cols, lambda i, j: sums.doit(sp.sympify(e[i, j]).xreplace(at)))
+        e = sp.ImmutableMatrix(rows, cols, lambda i, j: _written(sp.sympify(e[i, j]).xreplace(at)).doit())
     else:
-        e = sums.doit(e.xreplace(at))
+        e = _written(e.xreplace(at)).doit()
 
     def leaf(m):
         name = f"{m.parent.name}[{int(m.i) + 1},{int(m.j) + 1}]"
@@ -783,6 +782,24 @@ def _index_values(indices, assume, at) -> list:
         if len(out) > MAX_INDEX_POINTS:
             raise Outside(f"more than {MAX_INDEX_POINTS} values of the indices {', '.join(map(str, indices))}")
     return out
+
+
+def _written(e):
+    """``e`` with every sum over integer limits written out term by term, innermost first (Karr's convention for a
+    backward range: ``Σ_{lo}^{hi} = -Σ_{hi+1}^{lo-1}``), before SymPy's ``doit`` could evaluate one by its own
+    summation rules."""
+    if not isinstance(e, sp.Basic) or e.is_Atom or not e.has(sp.Sum):
+        return e
+    e = e.func(*[_written(a) for a in e.args])
+    if not isinstance(e, sp.Sum):
+        return e
+    body = e.function
+    for var, lo, hi in e.limits:  # the first limit is the innermost
+        if not (lo.is_Integer and hi.is_Integer):  # a range of symbolic size (or one an outer index bounds)
+            return e
+        lo, hi, sign = (int(lo), int(hi), 1) if int(hi) >= int(lo) - 1 else (int(hi) + 1, int(lo) - 1, -1)
+        body = sign * sp.Add(*[body.subs(var, k) for k in range(lo, hi + 1)])
+    return body
 
 
 def _condition_at(cond, side):
