@@ -113,7 +113,8 @@ def _no_second_opinion():
 def _kernel(claim):
     """The kernel alone on the same statement: a fresh claim (a stated claim is fixed), no second opinion."""
     with _no_second_opinion():
-        fresh = derive.claim(f"bench.{claim.identifier}", claim.lhs, claim.rhs, assume=claim.assume)
+        fresh = derive.claim(f"bench.{claim.identifier}", *claim.shown, assume=claim.assume,  # as written
+                             where=dict(claim.definitions) or None)
         fresh.prove()
     return fresh.verdict is derive.Verdict.PROVED
 
@@ -453,7 +454,9 @@ def _dimension_free():
     s = derive.activation("sigma")
     a = derive.nonzero("alpha")
     return {
-        "absorption": (forms.elementwise(s, x * Q * K.T) * V, forms.key_value(x, K * Q.T, V, s)),
+        # σ(x Q Kᵀ) V = σ(x (K Qᵀ)ᵀ) V, the product written as it stands (SymPy would transpose it at once)
+        "absorption": (forms.elementwise(s, x * Q * K.T) * V,
+                       forms.elementwise(s, sp.MatMul(x, sp.Transpose(sp.MatMul(K, Q.T)))) * V),
         "S exchange": (forms.symmetric_rank1(x, Qm, K, V, s), forms.symmetric_rank1(x, K, Qm, V, s)),
         "S scaling": (forms.symmetric_rank1(x, a * Qm, K / a, V, s), forms.symmetric_rank1(x, Qm, K, V, s)),
     }

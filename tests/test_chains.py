@@ -197,8 +197,8 @@ def test_using_an_unproved_claim_fails():
 
 
 def test_using_in_an_implication_chain():
-    shift = claim("demo.shift", a + 1, 1 + a).prove()
-    ch = chain("demo.eq", (b, c)).step((b + (a + 1), c + (1 + a)), rules.using(shift))
+    shift = claim("demo.shift", (a + 1) ** 2, a**2 + 2 * a + 1).prove()
+    ch = chain("demo.eq", (b, c)).step((b + (a + 1) ** 2, c + a**2 + 2 * a + 1), rules.using(shift))
     assert ch.verdict is Verdict.PROVED
 
 

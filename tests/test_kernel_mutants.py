@@ -178,7 +178,7 @@ def test_check_takes_one_point_and_refuses_none():
     assert one.verdict is Verdict.CHECKED
     assert one.evidence.detail.startswith("agrees at 1 seeded rational points")
     with pytest.raises(TypeError, match="points must be a whole number >= 1"):
-        derive.claim("mut.check_zero", a, a).check(points=0)
+        derive.claim("mut.check_zero", (a + b) ** 2, a**2 + 2 * a * b + b**2).check(points=0)
 
 
 def test_check_of_a_real_sigma_applied_at_a_complex_argument_has_no_stand_in():

@@ -42,10 +42,10 @@ def test_a_chain_moves_its_long_justifications_under_its_steps():
 
 def test_the_html_carries_a_unicode_text_and_hides_it_where_math_is_typeset():
     x, K, V = sp.MatrixSymbol("x", 1, 3), sp.MatrixSymbol("K", 2, 3), sp.MatrixSymbol("V", 2, 3)
-    c = derive.claim("test.layout.kv", derive.forms.key_value(x, K, V, derive.sigma),
-                     derive.forms.key_value(x, K, V, derive.sigma), expect="proved").prove()
+    kv = derive.forms.key_value(x, K, V, derive.sigma)
+    c = derive.claim("test.layout.kv", sp.MatAdd(kv, kv), 2 * kv, expect="proved").prove()
     page = c._repr_mimebundle_()[0]["text/html"]
     plain = re.search(r'<div class="derive-plain tex2jax_ignore">(.*?)</div>', page).group(1)
-    assert plain == "σ(x Kᵀ) V = σ(x Kᵀ) V" and "$" not in plain
+    assert plain == "σ(x Kᵀ) V + σ(x Kᵀ) V = 2 σ(x Kᵀ) V" and "$" not in plain
     assert ":has(mjx-container" in page and ".derive-plain { display: none" not in page.split(":has(")[0]
-    assert c._repr_mimebundle_()[0]["text/plain"].endswith("σ(x Kᵀ) V = σ(x Kᵀ) V")
+    assert c._repr_mimebundle_()[0]["text/plain"].endswith("σ(x Kᵀ) V + σ(x Kᵀ) V = 2 σ(x Kᵀ) V")

@@ -18,7 +18,7 @@ from derive.present.render import MIME, TABLE_MIME
 SETUP = "import derive\na, b = derive.real('a b')\nrelu = derive.activation('relu')"
 ONE = "derive.claim('t.one', (a + 1)**2, a**2 + 2*a + 1, expect='proved').prove()"
 TWO = "derive.claim('t.two', relu(a)*b, relu(b)*a, expect='refuted').refute()"
-THREE = "derive.claim('t.three', a + a, 2*a, expect='proved').prove()"
+THREE = "derive.claim('t.three', (a - 1)**2, a**2 - 2*a + 1, expect='proved').prove()"
 TABLE = "derive.claim_table()"
 STALE_WITNESS = {"a": "77", "b": "-77"}
 

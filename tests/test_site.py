@@ -193,7 +193,8 @@ TINY = [
                   "base = derive.claim('tiny.base', (a + b)**2, a**2 + 2*a*b + b**2, expect='proved').prove()\nbase"),
     new_code_cell("top = derive.claim('tiny.top', (a - b)**2, a**2 - 2*a*b + b**2, uses=['tiny.base', 'tiny.gone'],\n"
                   "                   assume=[a > 0], expect='proved').prove()\ntop"),
-    new_code_cell("derive.claim('tiny.sampled', (a + b)**3, (b + a)**3, expect='checked').check()"),
+    new_code_cell("derive.claim('tiny.sampled', (a + b)**3, a**3 + 3*a**2*b + 3*a*b**2 + b**3, expect='checked')"
+                  ".check()"),
     new_code_cell("import matplotlib.pyplot as plt\nplt.figure(figsize=(2, 1.5)); plt.plot([0, 1], [1, 0]); plt.show()"),
     new_markdown_cell("## Exercises\n\n1. Expand $(a+1)^2$."),
     new_code_cell("(a + 1)**2", metadata={"tags": ["solution"], "jupyter": {"source_hidden": True}}),

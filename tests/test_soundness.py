@@ -224,18 +224,19 @@ SCALAR_IDENTITIES = {
     # 5.4 ⇔ σ(αa)/α = σ(a): true for ReLU when α > 0
     "gated.relu_scaling_scalar": (RELU(alpha_pos * a) / alpha_pos, RELU(a)),
     # 6.2: σ(z) = c z satisfies σ(a) b = σ(b) a
-    "lemma.linear_exchange": (LINEAR(a) * b, LINEAR(b) * a),
+    "lemma.linear_exchange": (SIGMA(a) * b, SIGMA(b) * a, {SIGMA: LINEAR}),  # as written: c a b, twice, once put in
     # B1 (used by 5.4): ReLU, LeakyReLU, |z| and the identity are positively homogeneous
     "lemma.relu_homogeneous": (RELU(alpha_pos * a), alpha_pos * RELU(a)),
     "lemma.leaky_relu_homogeneous": (derive.activation("leaky_relu")(alpha_pos * a),
                                      alpha_pos * derive.activation("leaky_relu")(a)),
-    "lemma.abs_homogeneous": (abs(alpha_pos * a), alpha_pos * abs(a)),
+    "lemma.abs_homogeneous": (SIGMA(alpha_pos * a), alpha_pos * SIGMA(a), {SIGMA: sp.Lambda(t, abs(t))}),
 }
 
 
 @pytest.mark.parametrize("name", list(SCALAR_IDENTITIES))
 def test_scalar_identity_is_proved(name):
-    claim = derive.claim(name, *SCALAR_IDENTITIES[name]).prove()
+    lhs, rhs, *where = SCALAR_IDENTITIES[name]  # where: what σ stands for, when SymPy would make the sides one
+    claim = derive.claim(name, lhs, rhs, where=where[0] if where else None).prove()
     assert claim.verdict is Verdict.PROVED, claim.evidence.attempts
 
 
@@ -243,8 +244,8 @@ def test_absorption_dimension_free_is_proved():
     d, m, n = sp.symbols("d m n", positive=True, integer=True)
     x, Q = sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("Q", d, d)
     K, V = sp.MatrixSymbol("K", m, d), sp.MatrixSymbol("V", m, n)
-    claim = derive.claim("absorb.query_dimension_free", forms.key_value(x * Q, K, V, SIGMA),
-                         forms.key_value(x, K * Q.T, V, SIGMA)).prove()
+    claim = derive.claim("absorb.query_dimension_free", forms.key_value(x * Q, K, V, SIGMA),  # σ(x (K Qᵀ)ᵀ) V:
+                         forms.elementwise(SIGMA, sp.MatMul(x, sp.Transpose(sp.MatMul(K, Q.T)))) * V).prove()
     assert claim.verdict is Verdict.PROVED
     assert claim.evidence.strategy == "structural"
 

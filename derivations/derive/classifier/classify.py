@@ -472,7 +472,7 @@ def _form_claim(ctx, linear):
     form = c_plus * z if linear else c_plus * sp.Max(z, 0) + c_minus * sp.Min(z, 0)
     ident = f"{ctx.prefix}.{ctx.name}.{kind}_form"
     title = "σ is linear" if linear else "σ has two slopes"
-    claim = Claim(ident, ctx.expr * _W, form * _W, title=title,
+    claim = Claim(ident, _generic(z) * _W, form * _W, title=title, where={_generic: ctx.s},
                   statement=rf"\sigma(z)\,w = \bigl({sp.latex(form)}\bigr)\,w")
     _attempt([], lambda: claim.prove(list(_CHEAP + _COSTLY), budget=_STRATEGY_SECONDS))
     ctx.forms[kind] = (claim, sp.Lambda(z, form)) if claim.verdict is Verdict.PROVED else None
@@ -519,10 +519,15 @@ def _unit_claim(key, ctx) -> Claim:
 
 
 def _layer_claim(key, ctx, unit) -> Claim:
+    """The whole layer's claim, with σ put in; when σ makes its two sides one expression (``σ(z) = z``, whose layer
+    SymPy writes alike both ways), as the paper writes it, with σ's definition beside it."""
     glhs, grhs = _layer_sides(key, ctx.s)
+    where = None
+    if glhs == grhs:
+        (glhs, grhs), where = _layer_sides(key, _generic), {_generic: ctx.s}
     layer_tex = _LAYER_TEX[key] + _CONDITION[key] + rf"\quad (d = m = {D})"
     return Claim(f"{ctx.prefix}.{ctx.name}.{key}", glhs, grhs, uses=(unit.identifier,),
-                 title=f"{TITLES[key]}, whole layer", statement=layer_tex, proves=ctx.proves)
+                 title=f"{TITLES[key]}, whole layer", statement=layer_tex, proves=ctx.proves, where=where)
 
 
 def _decide(key, ctx, units) -> Finding:

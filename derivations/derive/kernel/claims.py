@@ -20,7 +20,7 @@ from . import wellformed as _wellformed
 from .validate import require_expr, require_identifier, require_inert_tex
 from .budget import DEFAULT_SECONDS, OutOfTime, seconds_value, time_budget
 from .certify import short_text
-from .describe import how, statement_text
+from .describe import how, shorten, statement_text
 from .verdict import Evidence, ExpectationError, SoundnessError, Verdict
 
 __all__ = ["Claim", "Statement", "claim", "ExpectationError", "SoundnessError"]
@@ -247,6 +247,7 @@ class Claim(Statement):
         require_expr(at, "lhs", lhs)
         require_expr(at, "rhs", rhs)
         lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+        _refuse_same_sides(at, lhs, rhs)
         self.definitions = _definitions(at, where, lhs, rhs)
         self.shown = (lhs, rhs)  # as written, before the definitions are put in
         if self.definitions:
@@ -268,10 +269,11 @@ class Claim(Statement):
 
     @property
     def reads_same(self) -> bool:
-        """Whether the two sides, as shown, are one expression printed twice (``a b = a b``): true, and it shows
-        nothing; state it before σ or a count is evaluated, with ``where``."""
+        """Whether the two sides, as shown, print alike (``a b = a b``) though they were built apart (sides that
+        are one expression are refused: :func:`_refuse_same_sides`), e.g. ``Mul(b, a, evaluate=False)`` beside
+        ``a*b``: true, and it shows nothing."""
         lhs, rhs = self.shown
-        return lhs == rhs and printing.latex(lhs) == printing.latex(rhs)
+        return printing.latex(lhs) == printing.latex(rhs)
 
     def _denominators(self) -> list:
         """The divisors of both sides, as written (see :mod:`derive.kernel.wellformed`)."""
@@ -578,6 +580,24 @@ class Claim(Statement):
             self.__dict__["expect"] = expect
 
 
+def _refuse_same_sides(where, lhs, rhs) -> None:
+    """Raise ValueError when the two sides, as built, are one expression (``==``: the same SymPy object, matrix or
+    matrix expression; SymPy has already made ``a + b`` and ``b + a`` one) shown alike (an explicit matrix built by
+    ``derive.row``/``derive.matrix`` is shown by what it was built from, its shadow: ``x Kᵀ`` beside its entries is
+    not the same side): such a claim shows nothing, ``x = x``. With ``where``, the sides as written are compared,
+    before the definitions are put in."""
+    try:
+        same = lhs == rhs
+    except RecursionError:  # nested deeper than SymPy compares: refused as such by the well-formedness checks
+        return
+    shadow = printing.display_of(lhs) if same else None
+    if same and shadow == printing.display_of(rhs):
+        side = lhs if shadow is None else shadow
+        raise ValueError(f"{where}: both sides read the same as built ({shorten(sp.sstr(side), 60)}), so the claim "
+                         f"shows nothing; write it as the paper writes it, before σ or a count is evaluated, with "
+                         f"where= (e.g. sigma(a)*b, sigma(b)*a, where={{sigma: Lambda(z, c*z)}})")
+
+
 def _same_size(p, q) -> bool:
     """Two sizes are the same when they are one expression, or small ones whose difference expands to zero."""
     p, q = sp.sympify(p), sp.sympify(q)
@@ -698,13 +718,17 @@ def claim(identifier, lhs, rhs, *, assume=(), uses=(), expect=None, title="", st
         everything they rest on)
     where : what symbols or undefined functions of the sides stand for, e.g. ``{sigma: sp.Lambda(z, c*z)}`` or
         ``{N: 12}``: the claim is shown as written, with the definitions beside it, and checked with them put in
-        (a claim whose sides SymPy has already evaluated to the same expression would show nothing: ``reads_same``)
+        (a claim whose sides SymPy has already made one expression shows nothing, and is refused)
 
     >>> import derive, sympy as sp
     >>> a, b, c, z = sp.symbols("a b c z", real=True)
     >>> s = derive.sigma
     >>> derive.claim("doc.where", s(a) * b, s(b) * a, where={s: sp.Lambda(z, c * z)}).prove().verdict
     <Verdict.PROVED: 'proved'>
+    >>> derive.claim("doc.same", a * b, b * a)  # SymPy has made both sides a*b
+    Traceback (most recent call last):
+    ...
+    ValueError: claim('doc.same'): both sides read the same as built (a*b), so the claim shows nothing; write it as the paper writes it, before σ or a count is evaluated, with where= (e.g. sigma(a)*b, sigma(b)*a, where={sigma: Lambda(z, c*z)})
 
     Examples
     --------

@@ -163,7 +163,7 @@ def record_of(statement) -> dict:
 
     >>> import derive
     >>> a = derive.real("a")
-    >>> record_of(derive.claim("gated.exchange.doc", a, a))["paper"]
+    >>> record_of(derive.claim("gated.exchange.doc", (a + 1)**2, a**2 + 2*a + 1))["paper"]
     ['5.3']
     """
     record = statement.record()
