@@ -39,6 +39,7 @@ page is always the statement it received.
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import sympy as sp
 from sympy.matrices.expressions import blockmatrix as _blockmatrix
@@ -81,13 +82,20 @@ def needs(expr) -> set:
     matrix powers, negative Hadamard powers, poles of the functions it applies, scalar divisors."""
     if not isinstance(expr, sp.Basic) or _walking[0] or expr.is_Atom:
         return set()
+    return set(_needs(expr))
+
+
+@functools.lru_cache(maxsize=8192)
+def _needs(expr) -> frozenset:
+    """:func:`needs`, once per expression (a statement's parts are asked again each time it is printed, as
+    SymPy's printer negates a product to see its sign): it depends on the expression alone."""
     from . import wellformed
 
     _walking[0] = True
     try:
-        return set(wellformed.denominators(expr))
+        return frozenset(wellformed.denominators(expr))
     except (TypeError, ValueError, AttributeError, RecursionError):
-        return {expr}  # cannot tell: as if it needed everything (nothing is then dropped from it)
+        return frozenset({expr})  # cannot tell: as if it needed everything (nothing is then dropped from it)
     finally:
         _walking[0] = False
 
