@@ -13,7 +13,7 @@ from typing import Callable
 import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
 
-from . import strategies, wellformed
+from . import printing, strategies, wellformed
 from .certify import certify_nonzero
 from .claims import Claim, Statement
 from .verdict import Verdict
@@ -167,13 +167,13 @@ def select(*where) -> Rule:
         return None if None in details else next((d for d in details if d != "unchanged"), "unchanged")
 
     words = "sums against Kronecker deltas, by cases"
-    label = _text(words) + (r",\ " + r",\ ".join(sp.latex(c) for c in given) if given else "")
+    label = _text(words) + (r",\ " + r",\ ".join(printing.latex(c) for c in given) if given else "")
     return Rule("select", label, _sides(check), requires=given)
 simplify = _rewrite("simplify", "simplify", strategies.simplify_small)
 
 
 def _mapping_tex(mapping) -> str:
-    return ",\\ ".join(f"{sp.latex(k if isinstance(k, sp.Basic) else sp.Symbol(k.__name__))} := {sp.latex(v)}"
+    return ",\\ ".join(f"{printing.latex(k if isinstance(k, sp.Basic) else sp.Symbol(k.__name__))} := {printing.latex(v)}"
                        for k, v in mapping.items())
 
 
@@ -272,7 +272,7 @@ def divide(by) -> Rule:
         return "division by a nonzero factor" if _vanishes(rest) else None
 
     requires = () if by.is_zero is False else (sp.Ne(by, 0),)
-    return Rule("divide", _text("divide by ") + f"{sp.latex(by)} \\neq 0", check, equations=True, requires=requires,
+    return Rule("divide", _text("divide by ") + f"{printing.latex(by)} \\neq 0", check, equations=True, requires=requires,
                 gives=_each(lambda side: side / by))
 
 
@@ -317,7 +317,7 @@ def multiply(by, on: str = "left") -> Rule:
 
     requires = tuple(wellformed.unmet_denominators(by))
     where = _text(" on the right") if on == "right" else ""
-    return Rule("multiply", _text("multiply by ") + sp.latex(by) + where, check, equations=True, requires=requires,
+    return Rule("multiply", _text("multiply by ") + printing.latex(by) + where, check, equations=True, requires=requires,
                 gives=_each(lambda side: side * by if on == "right" else by * side))
 
 
@@ -346,7 +346,7 @@ def apply(f) -> Rule:
         def unevaluated(x):
             with sp.evaluate(False):
                 return f.expr.xreplace({variable: x})
-        name = sp.latex(f)
+        name = printing.latex(f)
     elif isinstance(f, sp.FunctionClass) and issubclass(f, sp.Function):
         try:
             f(sp.Dummy("u"), evaluate=False)
@@ -355,7 +355,7 @@ def apply(f) -> Rule:
 
         def unevaluated(x):
             return f(x, evaluate=False)
-        name = sp.latex(sp.Symbol(f.__name__))
+        name = printing.latex(sp.Symbol(f.__name__))
     else:
         raise TypeError(f"apply: needs a SymPy function (such as sp.log) or a one-variable Lambda, got "
                         f"{type(f).__name__} {f!r:.60}")
@@ -517,11 +517,11 @@ def by(*chains, unless_zero=()) -> Rule:
     names = [ch.identifier for ch in chains]
     label = _text("by " + (", ".join(names) if len(names) <= 2 else f"{len(names)} chains, {names[0]} … {names[-1]}"))
     if splits:
-        label += _text(", also where ") + r",\ ".join(sp.latex(x) for x in splits) + _text(" = 0")
+        label += _text(", also where ") + r",\ ".join(printing.latex(x) for x in splits) + _text(" = 0")
     instances = tuple(m for ch in chains for m in _instances(ch))
     varied = sorted({k for m in instances for k in m if isinstance(k, sp.Symbol)}, key=sp.default_sort_key)
     if varied:  # the premise is read for all values of these: say so where the step is shown
-        label += _text(", the premise for all ") + r",\ ".join(sp.latex(k) for k in varied)
+        label += _text(", the premise for all ") + r",\ ".join(printing.latex(k) for k in varied)
     def gives(p):  # the chains' conclusions, one, or a column of all
         found = [eq for _, _, conclusion in taken for eq in _equations(conclusion)]
         return found[0] if len(found) == 1 else (sp.Matrix([e[0] for e in found]), sp.Matrix([e[1] for e in found]))
@@ -678,8 +678,8 @@ def cases(z, over) -> Rule:
                     return None
         return "every real " + sp.sstr(z) + " is one of the cases " + ", ".join(sp.sstr(v) for v in values)
 
-    label = (_text("by cases: every real ") + sp.latex(z) + _text(" is ") + r",\ ".join(map(sp.latex, values[:-1]))
-             + _text(" or ") + "0" + r"\ (" + sp.latex(over) + sign + ")")
+    label = (_text("by cases: every real ") + printing.latex(z) + _text(" is ") + r",\ ".join(map(sp.latex, values[:-1]))
+             + _text(" or ") + "0" + r"\ (" + printing.latex(over) + sign + ")")
     # the step reads the current equations at over := z and over := -z: the chain's assumptions about over must
     # hold there (and the second opinion takes those instances)
     negative = ({over: -z},) if len(values) == 3 else ()

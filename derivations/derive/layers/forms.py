@@ -323,17 +323,36 @@ def _index(where, at):
     return at
 
 
+class UnitRow(sp.FunctionMatrix):
+    """A ``FunctionMatrix`` of one row whose entry ``b`` is ``δ(b, i)`` (counted from 1), printed ``e_i``: in every
+    other respect the ``FunctionMatrix`` it is."""
+
+    def selected(self):
+        """The index ``i`` of ``e_i``."""
+        (_, b), body = self.lamda.variables, self.lamda.expr
+        return next(arg for arg in body.args if not arg.has(b))
+
+    def _latex(self, printer):
+        return f"e_{{{printer._print(self.selected())}}}"
+
+    def _sympystr(self, printer):
+        return f"e_{printer._print(self.selected())}"
+
+
 def unit_row(n, at):
     r"""The unit row ``e_at`` of length ``n``, counted from 1 (``at`` may be a symbol): entry ``b`` is ``δ(b, at)``.
 
     >>> import sympy as sp
     >>> r, i = sp.Symbol("r", integer=True, positive=True), sp.Symbol("i", integer=True, positive=True)
     >>> from derive.kernel import printing
-    >>> print(printing.latex(unit_row(r, i)))
-    \bigl[\delta_{b i}\bigr]_{b=1}^{r}
+    >>> e = unit_row(r, i)
+    >>> print(printing.latex(e))
+    e_{i}
+    >>> e[0, 2]
+    KroneckerDelta(3, i)
     """
     n, at = _size("unit_row", n), _index("unit_row", at)
-    return sp.FunctionMatrix(1, n, sp.Lambda((_A, _B), sp.KroneckerDelta(_B + 1, at)))
+    return UnitRow(1, n, sp.Lambda((_A, _B), sp.KroneckerDelta(_B + 1, at)))
 
 
 def permutation_matrix(n, pi):
