@@ -12,7 +12,9 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 #: the share of proved claims an independent engine confirms
 CONFIRMED_FLOOR = 0.90
 #: the items the paper states for every size that are proved at every size in every direction
-EVERY_SIZE_BOTH_WAYS = ["1.1", "2.1", "2.2", "3.1", "3.3", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3", "5.4"]
+EVERY_SIZE_BOTH_WAYS = ["1.1", "2.1", "2.2", "3.1", "3.3", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3", "5.4", "B1", "B2", "B3"]
+#: the proved claims whose scope is every size (B3 at every rank r brought it to 104)
+EVERY_SIZE_PROVED_FLOOR = 104
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +36,11 @@ def test_the_paper_items_stated_for_every_size_stay_proved_at_every_size_both_wa
         row = rows[item]
         assert row["scope"] == "every size", (item, row["scope"])
         assert all(d["status"] == "yes" for d in row["directions"].values()), (item, row["directions"])
+
+
+def test_the_proved_claims_at_every_size_do_not_fall_below_their_floor(records):
+    every = [r["id"] for r in records if r["verdict"] == "proved" and r.get("scope") == "every size"]
+    assert len(every) >= EVERY_SIZE_PROVED_FLOOR, f"{len(every)} proved claims at every size"
 
 
 def test_6_1_and_6_2_are_proved_both_ways(records):
