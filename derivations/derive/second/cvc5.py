@@ -13,6 +13,8 @@ and a deterministic resource limit (``rlimit-per``).
 """
 from __future__ import annotations
 
+import re
+
 try:
     import cvc5 as _cvc5
 except ImportError:  # a machine without it (the browser's Pyodide): the queries only cvc5 reads stay outside
@@ -43,12 +45,24 @@ def check(body: str, ms: int = 2000, logic: str = "ALL") -> str:
     ``check-sat``): ``sat``, ``unsat`` or ``unknown`` (a limit, or an incomplete procedure), within ``ms``."""
     if ms <= 0:
         return "unknown"
-    known, given = _ANSWERS.get((body, logic), (None, 0))
+    key = (_renamed(body), logic)
+    known, given = _ANSWERS.get(key, (None, 0))
     if known is not None and (known != "unknown" or ms <= given):
         return known
     answer = _ask(body, ms, logic)
-    _ANSWERS[body, logic] = (answer, ms)
+    _ANSWERS[key] = (answer, ms)
     return answer
+
+
+_QUOTED = re.compile(r"\|[^|]*\|")
+
+
+def _renamed(body: str) -> str:
+    """``body`` with every quoted name (every symbol, function and bound variable the translator declares) renamed
+    ``|v0|, |v1|, …`` in the order of its first appearance: two queries that differ only in their names (the same
+    step about entry M₁₁ and about M₁₂) are one question, with one answer."""
+    names: dict = {}
+    return _QUOTED.sub(lambda m: names.setdefault(m.group(0), f"|v{len(names)}|"), body)
 
 
 def _ask(body: str, ms: int, logic: str) -> str:
