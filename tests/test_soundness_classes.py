@@ -2645,3 +2645,66 @@ def test_the_second_opinion_reads_a_chains_assumptions_with_the_steps_own_entrie
         nxt = (A * _EM * _EM.I, B * _EM * _EM.I)
     got = review.step(prev, nxt, rule, assume, equations=True).result
     assert got == "agrees", got  # read with other entries, M could be singular there: a false disagreement
+
+
+# -- an index bound by a sum is not the free symbol of the same name; a range off the integers selects nothing -----
+_OFF_I, _OFF_N = sp.Symbol("bi", integer=True, nonnegative=True), sp.Symbol("bn", integer=True)
+_OFF_X, _OFF_A = sp.Symbol("bx", real=True), sp.Symbol("ba", real=True)
+_OFF_T = sp.Symbol("bt", integer=True)
+_OFF_S, _OFF_M = sp.Symbol("bs", integer=True, nonnegative=True), sp.Symbol("bm", integer=True, nonnegative=True)
+_OFF_MAT = sp.MatrixSymbol("BM", 2, 1)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.Sum(_OFF_X * sp.KroneckerDelta(_OFF_T, 1), (_OFF_T, sp.Rational(1, 2), sp.Rational(5, 2))), _OFF_X),  # t = 1/2, 3/2, 5/2
+    (sp.Sum(_OFF_X * sp.KroneckerDelta(sp.Symbol("bu"), 0), (sp.Symbol("bu"), _OFF_A, _OFF_A + 2)),
+     sp.Piecewise((_OFF_X, (_OFF_A <= 0) & (_OFF_A >= -2)), (0, True))),  # a real lower limit: at a = -1/2 nothing is selected
+    (sp.Sum(_OFF_X * sp.KroneckerDelta(_OFF_T, 0), (_OFF_T, -1, _OFF_A)), sp.Piecewise((_OFF_X, _OFF_A >= 0), (0, True))),  # real upper
+], ids=["half_integers", "real_lower", "real_upper"])
+def test_a_range_off_the_integers_selects_no_integer_index(lhs, rhs):
+    assert claim("sound.range_off_integers", lhs, rhs).prove().verdict is not Verdict.PROVED
+
+
+@pytest.mark.parametrize("lhs, rhs, assume", [
+    # Σ_t δ(t, s) Σ_{s=0}^{m} s t is s·m(m+1)/2 where s ≤ n: putting t = s into the inner sum would capture s
+    (sp.Sum(sp.KroneckerDelta(_OFF_T, _OFF_S) * sp.Sum(_OFF_S * _OFF_T, (_OFF_S, 0, _OFF_M)), (_OFF_T, 0, _OFF_N)),
+     sp.Piecewise((sp.Sum(_OFF_S**2, (_OFF_S, 0, _OFF_M)), _OFF_N >= _OFF_S), (0, True)), [_OFF_S >= 3]),
+    (sp.Sum(sp.KroneckerDelta(_OFF_T, _OFF_S) * sp.Sum(_OFF_S * _OFF_T, (_OFF_S, 0, 2)), (_OFF_T, _OFF_S, _OFF_S)), sp.Integer(5), []),  # one term
+    (sp.Sum(sp.Max(0, sp.KroneckerDelta(_OFF_T, _OFF_S)) * sp.Sum(_OFF_S + _OFF_T, (_OFF_S, 0, 1)), (_OFF_T, 0, 3)),
+     sp.Piecewise((sp.Sum(2 * _OFF_S, (_OFF_S, 0, 1)), _OFF_S <= 3), (0, True)), []),  # a delta inside a function
+], ids=["inner_sum", "one_term", "inside_max"])
+def test_a_selected_index_is_never_put_where_a_part_binds_its_symbols(lhs, rhs, assume):
+    assert claim("sound.select_capture", lhs, rhs, assume=assume).prove().verdict is not Verdict.PROVED
+
+
+def test_a_chains_assumption_about_a_free_index_is_not_read_inside_a_sum_over_it():
+    i, n = sp.Symbol("fi", integer=True), sp.Symbol("fn", integer=True)
+    start = sp.Sum(_OFF_X * sp.KroneckerDelta(i, 3) + _OFF_X, (i, 0, n))  # at n = 3: 5x
+    ch = chain("sound.bound_delta", start, assume=[i >= 4], expect=None).step(sp.Sum(_OFF_X, (i, 0, n)), rules.select(i >= 4))
+    assert ch.verdict is not Verdict.PROVED
+
+
+def test_put_replaces_an_entry_only_where_its_index_is_free():
+    i = sp.Symbol("pi_", integer=True, nonnegative=True)
+    start = (sp.Matrix([_OFF_MAT[i, 0], sp.Sum(_OFF_MAT[i, 0], (i, 0, 1))]), sp.Matrix([0, 1]))
+    ch = chain("sound.put_bound", start, assume=[i <= 1], expect=None)
+    ch.step((sp.Sum(0, (i, 0, 1)), 1), rules.put({_OFF_MAT[i, 0]: 0}))  # the premise holds at i = 1, M = (1, 0)
+    assert ch.verdict is not Verdict.PROVED
+
+
+def test_unless_zero_zeroes_an_entry_only_where_its_index_is_free():
+    i = sp.Symbol("ui", integer=True, nonnegative=True)
+    x = _OFF_MAT[i, 0]
+    L, R = sp.Sum(x + 1, (i, 0, 1)), sp.Sum(1, (i, 0, 1))
+    one = chain("sound.uz_one", (x * L, x * R), assume=[i <= 1, sp.Ne(x, 0)]).step((L, R), rules.divide(x))
+    both = chain("sound.uz_both", (x * L, x * R), assume=[i <= 1], expect=None).step((L, R), rules.by(one, unless_zero=[x]))
+    assert both.verdict is not Verdict.PROVED  # false at i = 1, M = (1, 0): the premise 0 = 0, the conclusion 3 = 2
+
+
+def test_apply_refuses_a_function_whose_body_binds_a_symbol_of_the_sides():
+    i = sp.Symbol("ai", integer=True, nonnegative=True)
+    t = sp.Symbol("at_", real=True)
+    f = sp.Lambda(t, sp.Sum(t, (i, 0, 1)))  # f(M[i, 0]) would be Σ_i M[i, 0], capturing i
+    ch = chain("sound.apply_capture", (_OFF_MAT[i, 0], 0), assume=[i <= 1], expect=None)
+    ch.step((f(_OFF_MAT[i, 0]), f(0)), rules.apply(f))
+    assert ch.verdict is not Verdict.PROVED

@@ -361,6 +361,8 @@ def apply(f) -> Rule:
                         f"{type(f).__name__} {f!r:.60}")
 
     def check(p, n):
+        if isinstance(f, sp.Lambda) and _binds_any(set().union(*[sp.sympify(x).free_symbols for x in p]), f.expr):
+            return None  # the body binds a symbol of the sides: applying it would capture that symbol
         put = [sp.sympify(f(before)) for before in p]
         wellformed.refuse_inexact("apply", put)  # a function class may evaluate to a float at some argument
         if all(_zero(value - after) for value, after in zip(put, n)):
@@ -508,6 +510,8 @@ def by(*chains, unless_zero=()) -> Rule:
         if len(told) != len(found) or not all(_same_equation(a, b) for a, b in zip(told, found)):
             return None
         for x in splits:  # the case x = 0 holds by itself (for all values of everything else, x's aliases too)
+            if not isinstance(x, sp.Symbol) and _binds_any(x.free_symbols, *[s for eq in found for s in eq]):
+                return None  # the entry's index is bound somewhere there: xreplace would zero other entries too
             if not all(_zero(evaluate_at(_diff(eq), {x: sp.Integer(0)}) if isinstance(x, sp.Symbol)
                              else _diff(eq).xreplace({x: sp.Integer(0)})) for eq in found):
                 return None
@@ -528,6 +532,13 @@ def by(*chains, unless_zero=()) -> Rule:
 
     return Rule("by", label, check, uses=tuple(ch.identifier for ch in chains), equations=True,
                 requires=tuple(requires), instances=instances, gives=gives)
+
+
+def _binds_any(symbols, *exprs) -> bool:
+    """Whether some part of ``exprs`` (a sum, a Lambda …) binds one of ``symbols``."""
+    from .cases import _bound_symbols
+
+    return any(isinstance(e, sp.Basic) and _bound_symbols(e) & set(symbols) for e in exprs)
 
 
 def _entry_of_symbol(x) -> bool:
@@ -594,6 +605,8 @@ def put(mapping: dict) -> Rule:
 
     def check(p, n):
         here = _equations(p)
+        if entries and _binds_any(set().union(*[k.free_symbols for k in entries]), *p, *n):
+            return None  # an entry's index is also bound in the step (a sum over it): M[i, 0] there is another entry
         for k, v in mapping.items():
             if not any(_same_equation(eq, (k, v)) or _same_equation(eq, (v, k)) for eq in here):
                 return None  # the current equation does not say k = v

@@ -488,7 +488,10 @@ def _cases_zero(expr, depth: int, split_on: list) -> int:
     cores = _split_arguments(expr)
     if not cores or depth == 0:
         return 0
-    pick = next((found for found in map(_linear_in, cores) if found is not None), None)
+    from .cases import _bound_symbols
+
+    bound = _bound_symbols(expr)  # a symbol a sum also binds is not put a value for (it would meet its limits)
+    pick = next((found for found in map(_linear_in, cores) if found is not None and found[0] not in bound), None)
     if pick is None:
         return 0
     x, k, r = pick
@@ -547,7 +550,7 @@ def _selected(delta, t):
     return None
 
 
-def _picked(term, t, lo, hi):
+def _picked(term, t, lo, hi, bound=frozenset()):
     """``Σ_{t=lo}^{hi} term`` for one product term with a factor ``δ(t + a, c)``, ``a`` and ``c`` integers free of
     ``t``: the term at ``t = c - a`` where ``lo <= c - a <= hi``, else 0 (a ``Piecewise`` on that condition);
     ``None`` otherwise."""
@@ -556,7 +559,7 @@ def _picked(term, t, lo, hi):
         if not isinstance(base, sp.KroneckerDelta):
             continue
         at = _selected(base, t)
-        if at is not None:
+        if at is not None and not at.free_symbols & bound:  # putting it in captures nothing a part binds
             inside = sp.And(sp.Ge(at, lo), sp.Le(at, hi))
             value = term.xreplace({t: at})  # every other term of the range is zero
             return value if inside is sp.true else sp.Piecewise((value, inside), (sp.S.Zero, True))
@@ -599,11 +602,14 @@ def _one_sum(body, limit, depth: int = 4):
     t, lo, hi = limit
     if lo.has(t) or hi.has(t) or (hi - lo + 1).is_nonnegative is not True or t in _bound_symbols(body):
         return None
+    if lo.is_integer is not True or hi.is_integer is not True:
+        return None  # t runs over lo, lo + 1, …: off the integers, no integer index is ever selected
+    bound = _bound_symbols(body)
     if lo == hi:
-        return body.xreplace({t: lo})  # one term
+        return None if lo.free_symbols & bound else body.xreplace({t: lo})  # one term (nothing captured)
     out = []
     for term in sp.Add.make_args(sp.expand(body)):
-        picked = _term_sum(term, t, lo, hi, depth)
+        picked = _term_sum(term, t, lo, hi, depth, bound)
         if picked is None:
             return None
         out.append(picked)
@@ -620,22 +626,22 @@ def _selector(term, t):
     return None
 
 
-def _term_sum(term, t, lo, hi, depth):
+def _term_sum(term, t, lo, hi, depth, bound=frozenset()):
     """``Σ_{t=lo}^{hi} term``: ``term`` times the number of terms when free of ``t``; the selected term where
     ``δ(t, c)`` is a factor (:func:`_picked`); and where ``δ(t, c)`` sits anywhere else (``σ(a δ(t, c))``), by
     ``g(t) = δ(t, c) g₁(t) + (1 - δ(t, c)) g₀(t)``, ``g₁`` and ``g₀`` being ``g`` with that delta put 1 and 0:
     ``Σ_t g = Σ_t g₀ + [lo <= c <= hi] (g₁(c) - g₀(c))``. ``None`` when none applies."""
     if not term.has(t):
         return term * (hi - lo + 1)
-    picked = _picked(term, t, lo, hi)
+    picked = _picked(term, t, lo, hi, bound)
     if picked is not None or depth == 0:
         return picked
     found = _selector(term, t)
-    if found is None:
-        return None
+    if found is None or found[1].free_symbols & bound:
+        return None  # nothing selects an index, or putting it in would capture a symbol a part of term binds
     delta, c = found
     one, zero = term.xreplace({delta: sp.S.One}), term.xreplace({delta: sp.S.Zero})
-    rest = _one_sum(zero, (t, lo, hi), depth - 1)
+    rest = _one_sum(zero, (t, lo, hi), depth - 1)  # (its own checks, the capture one included)
     if rest is None:
         return None
     inside = sp.And(sp.Ge(c, lo), sp.Le(c, hi))
@@ -649,8 +655,10 @@ def _read_under(expr, assume):
     every point the statement is about."""
     from . import cases
 
-    known = {}
+    known, bound = {}, cases._bound_symbols(expr)
     for delta in expr.atoms(sp.KroneckerDelta):
+        if delta.free_symbols & bound:
+            continue  # about the values a sum or a Lambda gives its index there, not the statement's
         held = cases.decide(sp.Eq(*delta.args), assume)
         if held is None:
             held = cases.decide(sp.Ne(*delta.args), assume)

@@ -862,7 +862,7 @@ def combine(opinions) -> Opinion | None:
             if o.result == result:
                 return Opinion(result, f"step {k}: {o.why}", seconds, "proved", o.engine)
     sized = sorted({o.why for o in opinions if o.why.startswith("for ")})
-    why = f"every step ({len(opinions)})" + (f", {sized[0]}" if sized else "")
+    why = f"every step ({len(opinions)})" + (f", {'; '.join(sized)}" if sized else "")  # each size some step read
     engines = sorted({e for o in opinions for e in o.engine.split(" + ")}, key=lambda e: e != ENGINE)
     return Opinion("agrees", why, seconds, "proved", " + ".join(engines),
                    tuple(x for o in opinions for x in o.scripts))

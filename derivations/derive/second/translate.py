@@ -264,8 +264,8 @@ def _scan(e) -> tuple:
         elif isinstance(node, sp.Sum):
             bound = set(node.variables)
             for lim in node.limits:
-                for b in lim[1:]:
-                    found |= b.free_symbols - bound
+                for b in lim[1:]:  # a size is an integer: a real limit stays a symbol (a sum of symbolic size)
+                    found |= {s for s in b.free_symbols - bound if s.is_integer}
     return complex_, frozenset(found)
 
 
