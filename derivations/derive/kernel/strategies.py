@@ -292,15 +292,20 @@ def summand_zero(normal):
         groups.setdefault(sums[0].limits, []).append(outside * sums[0].function)  # c Σ g = Σ c g
     used = set()
     for limits, summands in groups.items():
-        total = sp.Add(*summands)
-        general, back = _generalise(total)
-        if sp.expand(general.xreplace(back) - total) != 0:
-            return None
-        name, _, _ = prove_zero(general, ["expand", "sign-split", "rational"])
+        name = _zero_generalised(sp.Add(*summands))
         if name is None:
             return None
         used.add(name)
     return ", ".join(sorted(used))
+
+
+def _zero_generalised(expr):
+    """The strategy that proves ``expr`` zero for all values of its matrix entries and inner sums (each a fresh
+    real symbol, :func:`_generalise`, checked to give ``expr`` back), or ``None``."""
+    general, back = _generalise(expr)
+    if sp.expand(general.xreplace(back) - expr) != 0:
+        return None
+    return prove_zero(general, ["expand", "sign-split", "rational"])[0]
 
 
 def _generalise(expr):
@@ -738,12 +743,7 @@ def piecewise_cases(diff, assume=()):
             return sp.nan  # no branch applies: the case has no value, and nan never reduces to zero
 
         case = diff.replace(lambda e: isinstance(e, sp.Piecewise), branch)
-        if case.has(sp.nan):
-            return None
-        general, back = _generalise(case)
-        if sp.expand(general.xreplace(back) - case) != 0:
-            return None
-        name, _, _ = prove_zero(general, ["expand", "sign-split", "rational"])
+        name = None if case.has(sp.nan) else _zero_generalised(case)
         if name is None:
             return None
         used.add(name)
