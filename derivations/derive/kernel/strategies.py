@@ -55,8 +55,7 @@ def structural(diff):
     if diff == 0:
         return "structural equality (both sides build to the same expression)"
     if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
-        with cancelling():  # the claim's definedness check has made every inverse in it invertible
-            done = sums.doit(diff.replace(lambda e: isinstance(e, MatrixExpr), sums.doit))
+        done = _evaluated(diff)
         if done == 0 or isinstance(done, sp.ZeroMatrix):
             return "matrix algebra (transpose and product rules) gives the zero matrix"
         symbolic = isinstance(done, MatrixExpr) and not isinstance(done, sp.MatrixBase)
@@ -98,6 +97,14 @@ def _sums_zero(expr):
     if how is not None:
         return f"finite sums in normal form, then each summand zero by {how}"
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def _evaluated(diff):
+    """A matrix expression evaluated at every level (transposes, products, also inside σ(…)), its sums held or
+    written out exactly (:mod:`derive.kernel.sums`); once per expression, for every strategy that reads it."""
+    with cancelling():  # the claim's definedness check has made every inverse in it invertible
+        return sums.doit(diff.replace(lambda e: isinstance(e, MatrixExpr), sums.doit))
 
 
 def _generic_entry(matrix):
@@ -605,11 +612,11 @@ def _one_sum(body, limit, depth: int = 4):
     from .cases import _bound_symbols
 
     t, lo, hi = limit
-    if lo.has(t) or hi.has(t) or (hi - lo + 1).is_nonnegative is not True or t in _bound_symbols(body):
+    bound = _bound_symbols(body)
+    if lo.has(t) or hi.has(t) or (hi - lo + 1).is_nonnegative is not True or t in bound:
         return None
     if lo.is_integer is not True or hi.is_integer is not True:
         return None  # t runs over lo, lo + 1, …: off the integers, no integer index is ever selected
-    bound = _bound_symbols(body)
     if lo == hi:
         return None if lo.free_symbols & bound else body.xreplace({t: lo})  # one term (nothing captured)
     out = []
@@ -699,8 +706,7 @@ def piecewise_cases(diff, assume=()):
     if not (isinstance(diff, sp.Basic) and diff.has(sp.Piecewise, sp.KroneckerDelta)):
         return None
     if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
-        with cancelling():  # the claim's definedness check has made every inverse in it invertible
-            done = sums.doit(diff.replace(lambda e: isinstance(e, MatrixExpr), sums.doit))
+        done = _evaluated(diff)
         if not (isinstance(done, MatrixExpr) and not isinstance(done, sp.MatrixBase)):
             return None
         diff = _generic_entry(done)

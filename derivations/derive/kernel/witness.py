@@ -15,7 +15,7 @@ from sympy.core.function import AppliedUndef, UndefinedFunction
 
 from . import sums
 from .certify import Certificate, certify_nonzero
-from .wellformed import Inexact, defined, inexact
+from .wellformed import Inexact, defined, inexact, real_entries
 
 __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "function_problem", "components",
@@ -67,8 +67,7 @@ def _broken_assumption(symbol, value, where_defined: bool = False) -> str | None
     ordered = [p for p in _PROPERTIES if p in facts] + sorted(p for p in facts if p not in _PROPERTIES)
     defined = None if where_defined else False
     if isinstance(value, sp.Expr):  # an entry of a matrix symbol is a real number (it stands for a real matrix)
-        from sympy.matrices.expressions.matexpr import MatrixElement
-        entries = {e: sp.Dummy("m", real=True) for e in value.atoms(MatrixElement) if isinstance(e.parent, sp.MatrixSymbol)}
+        entries = real_entries(value)
         value = value.xreplace(entries) if entries else value
     for prop in ordered:
         if getattr(value, f"is_{prop}", None) is facts[prop]:
