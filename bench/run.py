@@ -374,8 +374,10 @@ def ratios(jobs):
         start = time.perf_counter()
         proc = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - start
-        tail = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or [""]
-        return wall, proc.returncode, tail[0]
+        lines = (proc.stdout + proc.stderr).strip().splitlines()
+        failed = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]  # named, so a failing run
+        tail = "; ".join(failed + lines[-1:]) if lines else ""  # says what failed, not only how many
+        return wall, proc.returncode, tail
 
     n = len(find_notebooks(clone / "notebooks"))
     one = kernel_floor()

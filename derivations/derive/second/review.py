@@ -12,6 +12,7 @@ wall-clock ``timeout`` behind it as a safety net, never longer than what is left
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import itertools
 import time
@@ -294,8 +295,7 @@ def _identity_sized(lhs, rhs, assume, abstract) -> str:
         except Outside as exc:  # read as complex matrices, a max or a comparison is outside: read them as the
             if "complex quantity" not in str(exc):  # real matrices they stand for, entry by entry
                 raise
-            leaves: dict = {}
-            side = lambda e: _explicit_at(e, at, leaves)  # noqa: E731
+            side = lambda e: _explicit_at(e, at)  # noqa: E731
             l_at, r_at = side(lhs), side(rhs)
             if size_symbols(l_at, r_at) or complex_inputs(l_at, r_at):
                 raise
@@ -589,8 +589,7 @@ def _by(prev, nxt, rule, assume, cited, mode=None):
     everything = [*assume, *[c for _, _, their in pieces for c in their]]
     indices, points = _points(sizes, flat, everything)
     for at in points:  # about matrices of every size: each written out entry by entry, as a step is
-        leaves: dict = {}
-        side = lambda e: _explicit_at(e, at, leaves)  # noqa: E731
+        side = lambda e: _explicit_at(e, at)  # noqa: E731
         out = lambda eq: tuple(side(x) for x in eq)  # noqa: E731
         written = [(out(start), out(end), tuple(_condition_at(c, side) for c in their)) for start, end, their in pieces]
         p_at, n_at = out(prev), out(nxt)
@@ -627,24 +626,33 @@ def _by_at(prev, nxt, pieces, assume, mode=None):
 CHAIN_SIZES = 1
 
 
-def _explicit_at(expr, at, leaves):
+def _explicit_at(expr, at):
     """``expr`` at the sizes ``at``, written out: matrices entry by entry, each entry of a matrix symbol a real
-    symbol (kept in ``leaves``, so that every side of a step shares them), sums over the ranges evaluated."""
+    symbol named after it (``M[1,2]``, the same symbol on every side of a step), sums over the ranges evaluated.
+    Cached by expression and sizes: a chain's sides and the conclusions its steps cite are written out once."""
+    e = sp.sympify(expr)
+    try:
+        return _explicit_cached(e, tuple(sorted(at.items(), key=lambda kv: str(kv[0]))))
+    except TypeError:  # an unhashable part (a mutable matrix inside): written out without the cache
+        return _explicit_written(e, at)
+
+
+@functools.lru_cache(maxsize=4096)
+def _explicit_cached(e, at_items):
+    return _explicit_written(e, dict(at_items))
+
+
+def _explicit_written(e, at):
     from sympy.matrices.expressions.matexpr import MatrixElement
 
-    e = sp.sympify(expr)
     if isinstance(e, (MatrixExpr, sp.MatrixBase)):  # entry by entry, each read at symbolic size and then put at
         rows, cols = (int(sp.sympify(n).xreplace(at)) for n in e.shape)  # the sizes (no matrix inside a scalar)
         e = sp.ImmutableMatrix(rows, cols, lambda i, j: _written(sp.sympify(e[i, j]).xreplace(at)).doit())
     else:
         e = _written(e.xreplace(at)).doit()
-
-    def leaf(m):
-        name = f"{m.parent.name}[{int(m.i) + 1},{int(m.j) + 1}]"
-        return leaves.setdefault(name, sp.Symbol(name, real=True))
-
     elements = [m for m in (e.atoms(MatrixElement) if isinstance(e, sp.Basic) else ())
                 if isinstance(m.parent, sp.MatrixSymbol) and m.i.is_Integer and m.j.is_Integer]
+    leaf = lambda m: sp.Symbol(f"{m.parent.name}[{int(m.i) + 1},{int(m.j) + 1}]", real=True)  # noqa: E731
     return e.xreplace({m: leaf(m) for m in elements}) if elements else e
 
 
@@ -682,8 +690,7 @@ def _implication(prev, nxt, rule, assume, premises, mode=None):
     # written out entry by entry (a premise about every matrix of a shape is one about every value of its entries)
     indices, points = _points(sizes, [*prev, *nxt, *mapping.values()], assume)
     for at in points:
-        leaves: dict = {}
-        side = lambda e: _explicit_at(e, at, leaves)  # noqa: E731
+        side = lambda e: _explicit_at(e, at)  # noqa: E731
         p_at, n_at = tuple(side(x) for x in prev), tuple(side(x) for x in nxt)
         if rule.name == "termwise":
             terms = _termwise_at([rule.instantiates, *rule.instances], at, side)
@@ -833,6 +840,9 @@ def _implication_at(prev, nxt, mapping, more, assume, premises, mode=None):
         if size_symbols(lhs, rhs) or complex_inputs(lhs, rhs):
             raise Outside("a step resting on a claim about complex or symbolic-size quantities")
         hypotheses.append(_forall(t, lhs, rhs, their_assume, f"u{k}."))
+    if (mode or {}).get("native") and (mapping or more) and _settled_at_mappings(prev, nxt, mapping, more, assume,
+                                                                                  mode):
+        return "unsat of the conclusion's negation, given the premise at the step's instance"
     instances = [_instance(t, prev[0], prev[1], m, facts, assume) for m in [{}] + ([mapping] if mapping else []) + more]
     # first the ground instances alone (each follows from the quantified premise, so unsat is already a proof):
     # an instantiation is settled there, without quantifiers, in a fraction of the resource limit
@@ -849,6 +859,25 @@ def _implication_at(prev, nxt, mapping, more, assume, premises, mode=None):
     if any(r == z3.sat for r in _queries(t, facts + hypotheses + instances, goals)):
         raise _Disagrees("Z3 finds a σ and values at which the premises hold and the conclusion does not")
     return "unsat of the conclusion's negation, given the premise for all values"
+
+
+def _settled_at_mappings(prev, nxt, mapping, more, assume, mode) -> bool:
+    """Whether the premise at the step's mappings alone (a translation of its own: no premise at the step's own
+    values, none of their terms) already gives the conclusion: fewer facts, each a consequence of the premise, so
+    ``unsat`` is a proof, and anything else settles nothing. An engine that reads exp natively (cvc5, by
+    linearisation) settles a SiLU step there several times sooner than beside the terms it does not need."""
+    t = Translator(**mode)
+    goals = [_nonzero(c) for c in _components(t, nxt[0], nxt[1])]
+    facts = t.domain + t.side + t.defined + [t.boolean(c) for c in assume]
+    instances = [_instance(t, prev[0], prev[1], m, facts, assume) for m in ([mapping] if mapping else []) + more]
+    mark = len(_SCRIPTS)
+    try:
+        if all(r == z3.unsat for r in _queries(t, facts + instances, goals)):
+            return True
+    except _Unknown:
+        pass
+    del _SCRIPTS[mark:]  # a query that settled nothing is not one of the confirmation's
+    return False
 
 
 def combine(opinions) -> Opinion | None:
