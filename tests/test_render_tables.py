@@ -126,6 +126,19 @@ def test_claim_table_names_unexpected_verdicts():
     assert "<strong>unexpected: demo.bad</strong>" in data["text/html"]
 
 
+def test_a_long_claim_table_is_folded_to_its_counts_and_open_where_a_verdict_is_unexpected():
+    from derive.present.tables import FOLD_ROWS, ClaimTable
+    rows = [{**proved().record(), "id": f"demo.row_{k}"} for k in range(FOLD_ROWS + 1)]
+    page = ClaimTable(rows)._repr_mimebundle_()[0]["text/html"]
+    assert page.count("<details") == 1 and "<details class=\"derive-fold derive-table-fold\">" in page
+    assert f"<summary><strong>{FOLD_ROWS + 1} claims</strong>: {FOLD_ROWS + 1} proved; every verdict" in page
+    assert page.count("<tr data-id=") == FOLD_ROWS + 1  # every row still there, one click away
+    bad = rows + [{**rows[0], "id": "demo.bad_row", "expect": "refuted"}]
+    assert "derive-table-fold\" open>" in ClaimTable(bad)._repr_mimebundle_()[0]["text/html"]
+    short = ClaimTable(rows[:FOLD_ROWS])._repr_mimebundle_()[0]["text/html"]
+    assert "<details" not in short and short.count("<tr data-id=") == FOLD_ROWS
+
+
 def test_table_html_keeps_pipes_inside_cells_and_folds_witnesses():
     rec = {**proved().record(), "detail": "a | b"}
     table = render.table_html([rec, refuted().record()])

@@ -386,6 +386,7 @@ def open_page(browser, url: str, width: int = 1280) -> dict:
     found["raw_markdown"] = [t for t in page.evaluate(SHOWN_TEXT) if RAW_MARKDOWN.search(t)]
     page.wait_for_timeout(50)  # the script marks what scrolls once MathJax is done
     found["layout"] = page.evaluate(LAYOUT)
+    found["height"] = page.evaluate("document.documentElement.scrollHeight")
     found["problems"] = problems
     found["page"] = page
     return found
@@ -462,6 +463,9 @@ def test_suite_site_reads_in_a_browser(browser, suite_site):
     seen = check_site(browser, site, sources)
     assert (seen["index.html"]["math"], seen["claims.html"]["math"]) == index_math(sources)
     assert seen["index.html"]["ids"].count("blueprint") == 1
+    # no wall: the longest notebook, every expression typeset, its long tables and helper code folded
+    tallest = max((got["height"], name) for name, got in seen.items() if name not in ("index.html", "claims.html"))
+    assert tallest[0] <= 25_000, f"{tallest[1]} is {tallest[0]} px tall at 1280 px"
 
 
 def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser, tiny_site):

@@ -13,6 +13,8 @@ __all__ = ["SUITE_MIME", "ClaimTable", "SuiteTable", "claim_table"]
 
 #: the widest line of a table printed as text
 WIDTH = 118
+#: a claim table of more rows than this is folded to its counts (the rows open on a click)
+FOLD_ROWS = 12
 #: the MIME type of a suite table's rows: ``[[notebook, identifier, verdict], …]``
 SUITE_MIME = "application/vnd.derive.suite+json"
 
@@ -61,8 +63,15 @@ class ClaimTable:
         tail = (f"; <strong>unexpected: {html.escape(', '.join(unexpected))}</strong>" if unexpected
                 else "; every verdict as expected")
         plain = "\n".join(f"{r['verdict']:>9}  {r['id']}" for r in self.records)
-        page = (f'<div class="derive-claim-table"><p><strong>{len(self.records)} claims</strong>: {summary}{tail}</p>\n'
-                + render.table_html(self.records) + "</div>")
+        head = f"<strong>{len(self.records)} claims</strong>: {summary}{tail}"
+        table = render.table_html(self.records)
+        if len(self.records) > FOLD_ROWS:  # a long table is its counts, the rows one click away (open where a
+            opened = " open" if unexpected else ""  # verdict is not the one expected, so it is seen at once)
+            body = (f'<details class="derive-fold derive-table-fold"{opened}><summary>{head} '
+                    f'<span class="derive-show">show the {len(self.records)} rows</span></summary>\n{table}</details>')
+        else:
+            body = f"<p>{head}</p>\n{table}"
+        page = f'<div class="derive-claim-table">{body}</div>'
         data = {"text/html": page, "text/plain": plain, render.TABLE_MIME: {"claims": self.records}}
         meta = {"seconds": self.seconds, **({"smtlib": self.smtlib} if self.smtlib else {})}
         return data, {render.TABLE_MIME: meta}

@@ -135,3 +135,16 @@ window.addEventListener("resize", deriveMarkScrolls);
 if (window.innerWidth < 1100) {
   document.querySelectorAll("nav.derive-toc details").forEach(function (d) { d.open = false; });
 }
+
+// A link to what sits inside a fold (the rows of a long claim table) opens the fold it lands in.
+function deriveOpenTarget() {
+  var id = decodeURIComponent(location.hash.slice(1));
+  var target = id && document.getElementById(id);
+  for (var e = target; e; e = e.parentElement) {
+    if (e.tagName === "DETAILS" && !e.open) e.open = true;
+  }
+  var fold = target && target.querySelector(":scope > details.derive-table-fold, .derive-claim-table > details");
+  if (fold) fold.open = true;
+}
+window.addEventListener("hashchange", deriveOpenTarget);
+deriveOpenTarget();
