@@ -403,9 +403,9 @@ def check_layout(name: str, width: int, layout: dict) -> None:
     assert layout["search"] == 1 and layout["index_entries"] > 0, f"{where}: no search"
 
 
-def check_site(browser, site: Path, sources: dict) -> dict:
+def check_site(browser, site: Path, sources: dict, evaluate: dict | None = None) -> dict:
     """Open every page of ``site`` at 1280 and 390 px; assert the checks every page must pass; return what each
-    page showed at 1280 px."""
+    page showed at 1280 px (with what each script of ``evaluate``, by page name, gave there as ``evaluated``)."""
     assert (site / MARKER).is_file()
     names = ["index.html", "claims.html"] + [pages.page_name(stem) for stem in sources]
     assert sorted(p.name for p in site.glob("*.html") if p.name != "try.html") == sorted(names)  # try: test_try_page
@@ -416,6 +416,8 @@ def check_site(browser, site: Path, sources: dict) -> dict:
         assert phone["untypeset"] == [] and phone["problems"] == [], name
         phone["page"].close()
         got = open_page(browser, (site / name).as_uri() + ALL)
+        if name in (evaluate or {}):
+            got["evaluated"] = got["page"].evaluate(evaluate[name])
         check_layout(name, 1280, got["layout"])
         seen[name] = got
         assert got["problems"] == [], name
@@ -458,9 +460,17 @@ def index_math(sources: dict) -> tuple[int, int]:
 
 
 # -- the sites in a browser ------------------------------------------------------------------------------
-def test_suite_site_reads_in_a_browser(browser, suite_site):
+@pytest.fixture(scope="module")
+def suite_pages(browser, suite_site):
+    """Every page of the suite's site, opened once at each width and checked (:func:`check_site`); the claims
+    page's statement widths measured while it is open."""
     site, sources = suite_site
-    seen = check_site(browser, site, sources)
+    return check_site(browser, site, sources, evaluate={"claims.html": STATEMENT_WIDTHS})
+
+
+def test_suite_site_reads_in_a_browser(suite_pages, suite_site):
+    _, sources = suite_site
+    seen = suite_pages
     assert (seen["index.html"]["math"], seen["claims.html"]["math"]) == index_math(sources)
     assert seen["index.html"]["ids"].count("blueprint") == 1
     # no wall: the longest notebook, every expression typeset, its long tables and helper code folded
@@ -620,19 +630,24 @@ STATEMENT_WIDTHS = """() => {
 }"""
 
 
-def test_claims_page_statements_fit_their_column_or_fold(browser, suite_site):
-    site, sources = suite_site
-    if not sources:
+def test_claims_page_statements_fit_their_column_or_fold(suite_pages, suite_site):
+    if not suite_site[1]:
         pytest.skip("no notebooks")
-    got = open_page(browser, (site / "claims.html").as_uri() + ALL)
-    try:
-        cards = got["page"].evaluate(STATEMENT_WIDTHS)
-    finally:
-        got["page"].close()
+    cards = suite_pages["claims.html"]["evaluated"]
     wide = [c["id"] for c in cards if c["wide"]]
     assert cards and len(wide) <= WIDE_SHARE * len(cards), \
         f"{len(wide)} of {len(cards)} statements wider than their column at 1280 px: {wide[:8]}"
     assert all(n and all(n) for c in cards for n in [c["folded"]] if n), "a folded statement without its math"
+
+
+def test_claim_titles_are_plain_text_never_raw_tex():
+    """A title is shown as text (escaped, never typeset): LaTeX in it would reach the reader raw."""
+    paths = find_notebooks(ROOT / "notebooks") if (ROOT / "notebooks").is_dir() else []
+    if not paths:
+        pytest.skip("no notebooks")
+    raw = [(c["id"], c["title"]) for run in runs_from_files(paths) for c in run.claims
+           if re.search(r"\\[A-Za-z]+|\^[-{]|_\{", c.get("title") or "")]
+    assert raw == [], raw[:5]
 
 
 def test_a_notebook_through_plain_nbconvert_shows_its_claims_as_text_not_raw_tex(browser, tmp_path):
