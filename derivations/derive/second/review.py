@@ -632,9 +632,10 @@ def _explicit_at(expr, at):
     Cached by expression and sizes: a chain's sides and the conclusions its steps cite are written out once."""
     e = sp.sympify(expr)
     try:
-        return _explicit_cached(e, tuple(sorted(at.items(), key=lambda kv: str(kv[0]))))
+        hash(e)
     except TypeError:  # an unhashable part (a mutable matrix inside): written out without the cache
         return _explicit_written(e, at)
+    return _explicit_cached(e, tuple(sorted(at.items(), key=lambda kv: str(kv[0]))))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -143,7 +143,7 @@ function deriveOpenTarget() {
   for (var e = target; e; e = e.parentElement) {
     if (e.tagName === "DETAILS" && !e.open) e.open = true;
   }
-  var fold = target && target.querySelector(":scope > details.derive-table-fold, .derive-claim-table > details");
+  var fold = target && target.querySelector("details.derive-table-fold");
   if (fold) fold.open = true;
 }
 window.addEventListener("hashchange", deriveOpenTarget);
