@@ -340,12 +340,15 @@ LAYOUT = """() => {
   const shown = (el) => el.getClientRects().length > 0 && !el.closest('details:not([open])');
   const boxes = [...document.querySelectorAll('mjx-container[display="true"], .cc-piece, .jp-OutputArea-output, .derive-scroll')];
   const rows = [...document.querySelectorAll('table.derive-table-claims > tbody > tr')].filter(shown);
+  const cards = [...document.querySelectorAll('table[data-layout="cards"] td[data-head] .derive-badge')].filter(shown);
   return {
     page_overflow: document.documentElement.scrollWidth - window.innerWidth,
     clipped: boxes.filter(e => shown(e) && wide(e) && !e.classList.contains('derive-scrolls'))
                   .map(e => e.className + ': ' + e.textContent.slice(0, 50)),
     verdicts_off_screen: rows.filter(tr => { const td = tr.children[1]; const r = td.getBoundingClientRect();
                                              return r.width === 0 || r.right > window.innerWidth + 1; }).length,
+    card_verdicts: cards.length,
+    card_verdicts_off_screen: cards.filter(b => b.getBoundingClientRect().right > window.innerWidth + 1).length,
     pager_cut: [...document.querySelectorAll('nav.derive-pager a, nav.derive-nav a')].filter(wide).map(a => a.textContent),
     toc: [...document.querySelectorAll('nav.derive-toc a')].map(a => a.getAttribute('href')),
     search: document.querySelectorAll('nav.derive-nav input.derive-search-box').length,
@@ -398,6 +401,7 @@ def check_layout(name: str, width: int, layout: dict) -> None:
     assert layout["page_overflow"] <= 0, f"{where}: the page scrolls sideways by {layout['page_overflow']} px"
     assert layout["clipped"] == [], f"{where}: cut off without a scroll cue"
     assert layout["verdicts_off_screen"] == 0, f"{where}: claim rows whose verdict is off screen"
+    assert layout["card_verdicts_off_screen"] == 0, f"{where}: verdicts of an activation table off screen"
     assert layout["pager_cut"] == [], f"{where}: navigation links cut short"
     assert layout["toc"], f"{where}: no contents"
     assert layout["search"] == 1 and layout["index_entries"] > 0, f"{where}: no search"
@@ -419,6 +423,7 @@ def check_site(browser, site: Path, sources: dict, evaluate: dict | None = None)
         if name in (evaluate or {}):
             got["evaluated"] = got["page"].evaluate(evaluate[name])
         check_layout(name, 1280, got["layout"])
+        got["phone_card_verdicts"] = phone["layout"]["card_verdicts"]
         seen[name] = got
         assert got["problems"] == [], name
         assert got["errors"] == [], f"{name}: MathJax errors"
@@ -476,6 +481,8 @@ def test_suite_site_reads_in_a_browser(suite_pages, suite_site):
     # no wall: the longest notebook, every expression typeset, its long tables and helper code folded
     tallest = max((got["height"], name) for name, got in seen.items() if name not in ("index.html", "claims.html"))
     assert tallest[0] <= 25_000, f"{tallest[1]} is {tallest[0]} px tall at 1280 px"
+    # on a phone the atlas is a card per activation, each of its three verdicts on screen (check_layout)
+    assert seen["08_activation_atlas.html"]["phone_card_verdicts"] >= 3 * 13
 
 
 def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser, tiny_site):
@@ -483,7 +490,8 @@ def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser,
     seen = check_site(browser, site, sources)
     assert (seen["index.html"]["math"], seen["claims.html"]["math"]) == index_math(sources)
     if CHROMIUM.exists():
-        assert (site / "derive.pdf").read_bytes()[:5] == b"%PDF-"
+        printed = (site / "derive.pdf").read_bytes()
+        assert printed[:5] == b"%PDF-" and b"/Outlines" in printed  # with bookmarks
     page = browser.new_page()
     page.set_default_timeout(PAGE_SECONDS * 1000)
     page.goto((site / "01_tiny.html").as_uri())
@@ -563,7 +571,73 @@ def test_the_book_opens_with_a_title_page_and_contents_linked_to_each_notebook(t
     assert '<a href="#book-01_a">Step 1 · The first</a>' in contents
     assert '<a href="#book-02_b">Step 2 · The second &amp; last</a>' in contents
     assert book.index("text of 01_a") < book.index("text of 02_b") and "derive-pager" not in book
+    assert 'id="book-solutions"' not in book and "#book-solutions" not in book  # no exercises, no appendix
 
+
+def test_the_book_prints_solutions_in_an_appendix_each_named_by_its_exercise(tmp_path):
+    from derive.site.book import book_html
+
+    body = ("<h1 id='h'>Step 6</h1><h3 id='e1'>Exercise 6.1<a class='anchor-link' href='#e1'>¶</a></h3>"
+            "<p>question one</p><details class=\"derive-solution\"><summary>Solution</summary>"
+            "<p>answer one</p><details class=\"derive-fold\"><summary>rows</summary>inner rows</details>"
+            "<p>still answer one</p></details><p>between</p>"
+            "<h3 id='e2'>Exercise 6.2</h3><details class=\"derive-solution\"><summary>Solution</summary>"
+            "answer two</details><p>after</p>")
+    page = tmp_path / "06_l.html"
+    page.write_text(f"<html><head><title>x</title></head><body><main>{body}</main></body></html>", encoding="utf-8")
+    book = book_html(tmp_path, [page], "Book")
+    notebook = book[book.index('id="book-06_l"'):book.index('id="book-solutions"')]
+    appendix = book[book.index('id="book-solutions"'):]
+    for text in ("question one", "between", "after", 'href="#book-solution-06_l-1"', 'href="#book-solution-06_l-2"'):
+        assert text in notebook
+    for text in ("answer one", "inner rows", "still answer one", "answer two"):
+        assert text in appendix and text not in notebook
+    assert appendix.index("Solution to exercise 6.1") < appendix.index("answer one") < appendix.index(
+        "Solution to exercise 6.2") < appendix.index("answer two")
+    assert "<summary>Solution</summary>" not in appendix  # printed open, without the bar
+    assert '<a href="#book-solutions">Solutions</a>' in book[:book.index('id="book-06_l"')]
+
+
+
+BEYOND_MAIN = """() => {
+  const right = document.querySelector('main').getBoundingClientRect().right;
+  return [...document.querySelectorAll('main mjx-container, main table')].filter(box => {
+    const inner = box.tagName === 'MJX-CONTAINER' ? box.firstElementChild : box;
+    return getComputedStyle(inner).display !== 'none' && inner.getBoundingClientRect().right > right + 1;
+  }).length;
+}"""
+
+
+def test_the_book_fits_wide_math_to_the_page_and_prints_a_statement_too_wide_as_text(browser, tiny_site):
+    from derive.site import book
+
+    site, _ = tiny_site
+    head = re.search(r"<head>.*?</head>", (site / "01_tiny.html").read_text(encoding="utf-8"), re.S).group(0)
+    terms = " + ".join(f"a_{{{k}}} b_{{{k}}}" for k in range(1, 40))
+    body = (f"<h1>Wide</h1><p>$$x = {terms[:300]}$$</p>"  # somewhat too wide: scaled
+            f'<div class="derive-claim-statement"><div class="derive-plain">the statement as text</div>'
+            f'<div class="derive-tex">$$y = {terms} + {terms}$$</div></div>'  # far too wide: printed as text
+            "<table><tr>" + "".join(f"<td style='white-space:nowrap'>cell {k} of a table too wide</td>"
+                                    for k in range(12)) + "</tr></table>")
+    page_file = site / "99_wide.html"
+    page_file.write_text(f"<!DOCTYPE html><html>{head}<body class='jp-Notebook'><main>{body}</main></body></html>",
+                         encoding="utf-8")
+    printed = site / ".book-wide.html"
+    printed.write_text(book._marked(book.book_html(site, [page_file], "Wide"))[0], encoding="utf-8")
+    page = browser.new_page(viewport={"width": book._PRINTED_WIDTH, "height": 1000})
+    page.set_default_timeout(PAGE_SECONDS * 1000)
+    page.goto(printed.as_uri())
+    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("MathJax.startup.promise.then(() => true)")
+    page.emulate_media(media="print")
+    assert page.evaluate(BEYOND_MAIN) >= 3
+    assert page.evaluate(book._FIT) == [2, 1]  # the formula and the table scaled, the statement as text
+    assert page.evaluate(BEYOND_MAIN) == 0
+    assert page.locator(".derive-plain").is_visible()
+    assert not page.locator(".derive-claim-statement .derive-tex").is_visible()
+    page.close()
+    page_file.unlink()
+    printed.unlink()
 
 
 def test_math_is_typeset_as_it_scrolls_into_view(browser, tiny_site):

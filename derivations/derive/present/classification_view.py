@@ -14,6 +14,7 @@ from ..kernel import display
 from ..kernel.describe import how
 from ..kernel.verdict import Verdict
 from . import render
+from .plain import unicode
 
 __all__ = ["classification_bundle", "table_bundle"]
 
@@ -47,7 +48,9 @@ def table_bundle(table: ClassificationTable) -> tuple[dict, dict]:
         f"{c.label:<{width}}  " + " ".join(f"{c[k].verdict.value:<9}" for k in SYMMETRIES) + f"  {c.family_text()}"
         for c in table.results)
     data = {"symmetries": list(SYMMETRIES), "rows": [c._row_data() for c in table.results]}
-    return {"text/html": render.html_table(head, rows, kind="classification"), "text/plain": plain, MIME: data}, {}
+    labels = ["", "", ""] + [unicode(_TEX[k]) for k in SYMMETRIES]  # on a phone: a card per activation
+    return {"text/html": render.html_table(head, rows, kind="classification", labels=labels), "text/plain": plain,
+            MIME: data}, {}
 
 
 def _cell(f: Finding) -> str:

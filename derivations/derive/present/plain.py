@@ -31,7 +31,8 @@ _TEX = [  # spacing and sizing dropped, markup unwrapped, the innermost first
 _SYMBOLS = {"sigma": "σ", "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "lambda": "λ", "mu": "μ",
             "pi": "π", "tau": "τ", "phi": "φ", "epsilon": "ε", "odot": "⊙", "cdot": "·", "cdots": "⋯", "dots": "…",
             "ldots": "…", "times": "×", "leq": "≤", "geq": "≥", "neq": "≠", "ne": "≠", "le": "≤", "ge": "≥",
-            "Longrightarrow": "⟹", "Rightarrow": "⇒", "Leftrightarrow": "⇔", "sum": "Σ", "prod": "Π",
+            "Longrightarrow": "⟹", "Rightarrow": "⇒", "Leftrightarrow": "⇔", "leftrightarrow": "↔", "rightarrow": "→",
+            "leftarrow": "←", "sum": "Σ", "prod": "Π",
             "infty": "∞", "in": "∈", "forall": "∀", "mapsto": "↦", "to": "→", "checkmark": "✓", "top": "ᵀ",
             "circ": "∘", "colon": ":", "mid": "|", "partial": "∂", "operatorname": "", "{": "{", "}": "}"}
 _SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))

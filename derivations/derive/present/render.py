@@ -160,15 +160,23 @@ def folded(text: str, limit: int = FOLD) -> str:
 _LEFT = ' style="text-align:left;vertical-align:top"'
 
 
-def html_table(head, rows, *, kind: str, attrs: str = "") -> str:
+def html_table(head, rows, *, kind: str, attrs: str = "", labels=None) -> str:
     """An HTML table: ``head`` a list of header cells (HTML), ``rows`` a list of ``(row attributes, cells)``.
 
     ``kind`` names the table (``data-derive-table``) so that a page's tables can be checked against their data.
+    ``labels``, plain text per column ("" for none), marks the table to be shown as one card per row on a narrow
+    screen, each cell under its label.
+
+    >>> html_table(["x", "y"], [("", ["1", "2"])], kind="t", labels=["", "y"]).splitlines()[2]
+    '<tr><td style="text-align:left;vertical-align:top">1</td><td data-head="y" style="text-align:left;vertical-align:top">2</td></tr>'
     """
-    out = [f'<table class="derive-table derive-table-{kind}" data-derive-table="{kind}"{attrs}>',
+    names = [f' data-head="{html.escape(label)}"' if label else "" for label in labels or ["" for _ in head]]
+    cards = ' data-layout="cards"' if labels else ""
+    out = [f'<table class="derive-table derive-table-{kind}" data-derive-table="{kind}"{cards}{attrs}>',
            "<thead><tr>" + "".join(f"<th{_LEFT}>{h}</th>" for h in head) + "</tr></thead><tbody>"]
     for row_attrs, cells in rows:
-        out.append(f"<tr{row_attrs}>" + "".join(f"<td{_LEFT}>{c}</td>" for c in cells) + "</tr>")
+        out.append(f"<tr{row_attrs}>" + "".join(f"<td{name}{_LEFT}>{c}</td>" for name, c in zip(names, cells))
+                   + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
 

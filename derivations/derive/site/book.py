@@ -15,8 +15,9 @@ from datetime import date
 from pathlib import Path
 
 from .. import __version__
+from .search_index import plain
 
-__all__ = ["PDF", "chromium", "book_html", "write_pdf"]
+__all__ = ["PDF", "chromium", "book_html", "bookmark", "write_pdf"]
 
 PDF = "derive.pdf"
 _CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
@@ -25,6 +26,12 @@ _HEAD = re.compile(r"<head>(.*?)</head>", re.S)
 _H1 = re.compile(r"<h1[^>]*>(.*?)</h1>", re.S)
 _TAGS = re.compile(r"<[^>]+>")
 _ANCHOR = re.compile(r"¶\s*$")
+_SOLUTION = '<details class="derive-solution">'
+_DETAILS = re.compile(r"<details\b|</details>")
+_SUMMARY = re.compile(r"\s*<summary>.*?</summary>", re.S)
+_HEADINGS = re.compile(r"<h([1-3])(?![^>]*derive-book-title)([^>]*)>(.*?)</h\1>", re.S)
+_HEADING_ID = re.compile(r"""\s+id=("[^"]*"|'[^']*')""")
+_EXERCISE = re.compile(r"<h3[^>]*>\s*Exercise\s+([^<¶]+)", re.S)
 
 
 def _heading(main: str, fallback: str) -> str:
@@ -34,14 +41,132 @@ def _heading(main: str, fallback: str) -> str:
     return html.escape(_ANCHOR.sub("", html.unescape(text)).strip(), quote=False)
 
 
-def _front(title: str, entries: list[tuple[str, str]]) -> str:
+def _take_solutions(body: str, stem: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """``body`` with each folded solution replaced by a reference to the appendix, and the solutions taken out.
+
+    Each solution is ``(anchor, label, content)``: its label is the exercise it answers (the last "Exercise …"
+    heading before it), its content the cell without its summary bar, printed open in the appendix.
+    """
+    kept, taken, at = [], [], 0
+    while (start := body.find(_SOLUTION, at)) >= 0:
+        depth, end = 0, len(body)
+        for tag in _DETAILS.finditer(body, start):
+            depth += -1 if tag.group(0) == "</details>" else 1
+            if depth == 0:
+                end = tag.end()
+                break
+        headings = _EXERCISE.findall(body, 0, start)
+        label = headings[-1].strip() if headings else f"{len(taken) + 1} of {stem}"
+        anchor = f"book-solution-{stem}-{len(taken) + 1}"
+        inner = _SUMMARY.sub("", body[start + len(_SOLUTION):end - len("</details>")], count=1)
+        taken.append((anchor, label, inner))
+        kept.append(body[at:start])
+        kept.append(f'<p class="derive-book-solref"><a href="#{anchor}">Solution to exercise '
+                    f'{html.escape(label, quote=False)}: in the appendix</a></p>')
+        at = end
+    kept.append(body[at:])
+    return "".join(kept), taken
+
+
+def _appendix(solutions: list[tuple[str, str, str]]) -> str:
+    """The solutions, each under a heading naming its exercise, after the last notebook."""
+    if not solutions:
+        return ""
+    rows = "".join(f'<section class="derive-book-solution" id="{anchor}"><h2>Solution to exercise '
+                   f'{html.escape(label, quote=False)}</h2>{inner}</section>' for anchor, label, inner in solutions)
+    return (f'<section class="derive-book-page derive-book-solutions" id="book-solutions"><h1>Solutions</h1>{rows}'
+            '</section>')
+
+
+def _marked(document: str) -> tuple[str, list[tuple[int, str, str]]]:
+    """``document`` with every heading (h1–h3) given an id of its own, and the bookmarks they make.
+
+    Each bookmark is ``(level, title, id)``, its title the heading as text (math as Unicode). Chromium keeps a
+    destination only for an id some link points at, so a hidden list of links to the headings is added.
+    """
+    marks: list[tuple[int, str, str]] = []
+
+    def mark(found: re.Match) -> str:
+        level, attributes, inner = found.groups()
+        anchor = f"book-mark-{len(marks) + 1}"
+        text = html.unescape(_TAGS.sub("", re.sub(r"<a class=.anchor-link.*?</a>", "", inner, flags=re.S)))
+        marks.append((int(level), _ANCHOR.sub("", plain(text)[0]).strip(), anchor))
+        inner = re.sub(r'(<a class=.anchor-link.? href=)"[^"]*"', rf'\1"#{anchor}"', inner)
+        return f'<h{level} id="{anchor}"{_HEADING_ID.sub("", attributes)}>{inner}</h{level}>'
+
+    document = _HEADINGS.sub(mark, document)
+    links = "".join(f'<a href="#{anchor}"></a>' for _, _, anchor in marks)
+    at = document.rindex("</main>")
+    return document[:at] + f'<nav class="derive-book-marks" style="display:none">{links}</nav>' + document[at:], marks
+
+
+def bookmark(target: Path, marks: list[tuple[int, str, str]]) -> int:
+    """Write the outline of the PDF at ``target`` from its headings' destinations; return how many it holds."""
+    import logging
+
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import Fit
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # Chromium's trailer counts its objects loosely
+    reader = PdfReader(target)
+    writer = PdfWriter(clone_from=reader)
+    places = reader.named_destinations
+    parents: dict[int, object] = {}
+    made = 0
+    for level, title, anchor in marks:
+        place = places.get(f"/{anchor}")
+        if place is None or not title:
+            continue
+        parent = next((parents[up] for up in range(level - 1, 0, -1) if up in parents), None)
+        parents = {up: item for up, item in parents.items() if up < level}
+        parents[level] = writer.add_outline_item(title, reader.get_destination_page_number(place), parent=parent,
+                                                 fit=Fit.xyz(top=place.top))
+        made += 1
+    writer.page_mode = "/UseOutlines"
+    with open(target, "wb") as out:
+        writer.write(out)
+    return made
+
+
+def _front(title: str, entries: list[tuple[str, str]], solutions: bool) -> str:
     """The title page and the contents: one line per notebook, linked to where it starts."""
     rows = "".join(f'<li><a href="#book-{stem}">{heading}</a></li>' for stem, heading in entries)
+    rows += '<li><a href="#book-solutions">Solutions</a></li>' if solutions else ""
     return (f'<section class="derive-book-front"><h1 class="derive-book-title">{html.escape(title)}</h1>'
             '<p class="derive-book-sub">A machine-checked companion: every claim re-run, every verdict exact, '
             'each one shown with how it was obtained.</p>'
             f'<p class="derive-book-sub">derive {__version__} · printed {date.today().isoformat()}</p></section>'
             f'<section class="derive-book-contents"><h2>Contents</h2><ol>{rows}</ol></section>')
+
+
+# A4 less the margins, in CSS pixels: the width the page is laid out at before it is measured and printed
+_PRINTED_WIDTH = round((210 - 2 * 12) / 25.4 * 96)
+# Math wider than the page is scaled to fit; a statement that would shrink below half its size is printed as its
+# Unicode text instead, which wraps. Measured once, then changed, so the page is laid out twice, not per formula.
+_FIT = """() => {
+  const right = document.querySelector('main').getBoundingClientRect().right;
+  const wide = [];
+  for (const box of document.querySelectorAll('main mjx-container, main table')) {
+    const inner = box.tagName === 'MJX-CONTAINER' ? box.firstElementChild : box;
+    if (!inner) continue;
+    const r = inner.getBoundingClientRect();
+    if (r.width > 0 && r.right > right + 1) wide.push([box, inner, (right - r.left) / r.width]);
+  }
+  let scaled = 0, plain = 0;
+  const done = new Set();
+  for (const [box, inner, scale] of wide) {
+    let up = box.parentElement, inside = false;
+    for (; up && !inside; up = up.parentElement) inside = done.has(up);
+    if (inside) continue;
+    const statement = box.closest('.derive-claim-statement');
+    if (scale < 0.5 && statement && statement.querySelector(':scope > .derive-plain')) {
+      statement.classList.add('derive-print-plain'); done.add(statement); plain++;
+    } else {
+      inner.style.zoom = (0.98 * scale).toFixed(3); done.add(box); scaled++;
+    }
+  }
+  return [scaled, plain];
+}"""
 
 
 def chromium() -> str | None:
@@ -53,17 +178,19 @@ def chromium() -> str | None:
 
 
 def book_html(site: Path, pages: list[Path], title: str) -> str:
-    """One HTML document: a title page, the contents, then the main column of each page, each on a new sheet."""
+    """One HTML document: a title page, the contents, the main column of each page on a new sheet, the solutions."""
     head = _HEAD.search(pages[0].read_text(encoding="utf-8")).group(1)
     head = re.sub(r"<title>.*?</title>", f"<title>{html.escape(title)}</title>", head, flags=re.S)
     head = "<script>window.deriveTypesetAll = true;</script>" + head  # print every expression, not just the first screen
-    parts, entries = [], []
+    parts, entries, solutions = [], [], []
     for page in pages:
         main = _MAIN.search(page.read_text(encoding="utf-8"))
         body = re.sub(r'<nav class="derive-pager".*?</nav>', "", main.group(1), flags=re.S) if main else ""
         fold = '<details class="derive-tex derive-full">'  # a statement folded on screen is printed whole
         body = body.replace(fold, fold.replace("<details", "<details open"))
         entries.append((page.stem, _heading(body, page.stem)))
+        body, taken = _take_solutions(body, page.stem)
+        solutions.extend(taken)
         parts.append(f'<section class="derive-book-page" id="book-{page.stem}">{body}</section>')
     style = ("<style>.derive-book-page,.derive-book-contents{break-before:page}"
              ".derive-book-front,.derive-book-contents{font-family:var(--derive-sans)}"
@@ -71,10 +198,17 @@ def book_html(site: Path, pages: list[Path], title: str) -> str:
              ".derive-book-title{font-size:30px;line-height:1.3;margin:0 0 18px}"
              ".derive-book-sub{font-size:15px;color:#57606a;margin:6px 0}"
              ".derive-book-contents ol{font-size:15px;line-height:2}.derive-book-contents a{text-decoration:none}"
+             ".derive-book-solref{font:italic 14px var(--derive-sans);color:#6639ba}"
+             ".derive-book-solution{break-inside:auto}"
+             ".derive-book-solutions h1,.derive-book-solution h2{font-family:var(--derive-sans);font-weight:500}"
+             ".derive-full>summary{display:none}"
+             ".jp-OutputArea-output pre{box-sizing:border-box;max-width:100%}"  # printed whole, without its one-line preview
+             ".derive-claim-statement.derive-print-plain>.derive-plain{display:block!important;white-space:normal}"
+             ".derive-claim-statement.derive-print-plain>.derive-tex{display:none!important}"
              "body.jp-Notebook main{max-width:none}</style>")
     return (f"<!DOCTYPE html><html lang=\"en\"><head>{head}{style}</head>"
-            f'<body class="jp-Notebook derive-book" data-jp-theme-light="true"><main>{_front(title, entries)}'
-            f'{"".join(parts)}</main></body></html>')
+            f'<body class="jp-Notebook derive-book" data-jp-theme-light="true"><main>{_front(title, entries, bool(solutions))}'
+            f'{"".join(parts)}{_appendix(solutions)}</main></body></html>')
 
 
 def write_pdf(site: Path, pages: list[Path], title: str, timeout: float = 180) -> tuple[Path | None, str]:
@@ -90,7 +224,8 @@ def write_pdf(site: Path, pages: list[Path], title: str, timeout: float = 180) -
     except ImportError:
         return None, "playwright is not installed"
     source = Path(site).resolve() / ".book.html"
-    source.write_text(book_html(site, pages, title), encoding="utf-8")
+    document, marks = _marked(book_html(site, pages, title))
+    source.write_text(document, encoding="utf-8")
     target = Path(site).resolve() / PDF
     # in a thread of its own: playwright's sync API refuses to start inside a running event loop (or another one)
     outcome: list[str] = []
@@ -99,7 +234,10 @@ def write_pdf(site: Path, pages: list[Path], title: str, timeout: float = 180) -
     worker.join()
     source.unlink(missing_ok=True)
     why = outcome[0] if outcome else "the printing thread stopped"
-    return (target, "") if not why else (None, why)
+    if why:
+        return None, why
+    bookmark(target, marks)
+    return target, ""
 
 
 def _print(exe: str, source: Path, target: Path, timeout: float, sync_playwright) -> str:
@@ -109,14 +247,15 @@ def _print(exe: str, source: Path, target: Path, timeout: float, sync_playwright
             browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox", "--disable-gpu",
                                                                    "--disable-background-networking"])
             try:
-                page = browser.new_page(viewport={"width": 1000, "height": 1400})
+                page = browser.new_page(viewport={"width": _PRINTED_WIDTH, "height": 1400})
                 page.route(re.compile(r"^(?!file:|data:)"), lambda route: route.abort())  # offline
                 page.goto(source.as_uri(), timeout=timeout * 1000)
                 page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise",
                                        timeout=timeout * 1000)
                 page.evaluate("MathJax.startup.promise.then(() => true)")
                 page.emulate_media(media="print")
-                page.pdf(path=str(target), format="A4", print_background=True, outline=True,
+                page.evaluate(_FIT)
+                page.pdf(path=str(target), format="A4", print_background=True,
                          margin={"top": "14mm", "bottom": "14mm", "left": "12mm", "right": "12mm"},
                          display_header_footer=True, header_template="<span></span>",
                          footer_template='<div style="font-size:8px;width:100%;text-align:center;color:#57606a">'
