@@ -201,8 +201,8 @@ def book_html(site: Path, pages: list[Path], title: str) -> str:
              ".derive-book-solref{font:italic 14px var(--derive-sans);color:#6639ba}"
              ".derive-book-solution{break-inside:auto}"
              ".derive-book-solutions h1,.derive-book-solution h2{font-family:var(--derive-sans);font-weight:500}"
-             ".derive-full>summary{display:none}"
-             ".jp-OutputArea-output pre{box-sizing:border-box;max-width:100%}"  # printed whole, without its one-line preview
+             ".derive-full>summary{display:none}"  # a folded statement printed whole, without its one-line preview
+             ".jp-OutputArea-output pre{box-sizing:border-box;max-width:100%}"
              ".derive-claim-statement.derive-print-plain>.derive-plain{display:block!important;white-space:normal}"
              ".derive-claim-statement.derive-print-plain>.derive-tex{display:none!important}"
              "body.jp-Notebook main{max-width:none}</style>")
