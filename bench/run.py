@@ -367,7 +367,9 @@ def ratios(jobs):
     if vendor.is_dir():
         (clone / "build").mkdir(exist_ok=True)
         (clone / "build" / "vendor").symlink_to(vendor)
-    env = {**os.environ, "PYTHONPATH": str(clone / "derivations") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    # no empty entry: one would put the working directory on every kernel's path, which a forked kernel lacks
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(clone / "derivations"),
+                                                                     os.environ.get("PYTHONPATH", "")]))}
     env.pop("DERIVE_SECOND_OPINION", None)
 
     def timed(cmd):
