@@ -199,7 +199,6 @@ def book_html(site: Path, pages: list[Path], title: str) -> str:
              ".derive-book-sub{font-size:15px;color:#57606a;margin:6px 0}"
              ".derive-book-contents ol{font-size:15px;line-height:2}.derive-book-contents a{text-decoration:none}"
              ".derive-book-solref{font:italic 14px var(--derive-sans);color:#6639ba}"
-             ".derive-book-solution{break-inside:auto}"
              ".derive-book-solutions h1,.derive-book-solution h2{font-family:var(--derive-sans);font-weight:500}"
              ".derive-full>summary{display:none}"  # a folded statement printed whole, without its one-line preview
              ".jp-OutputArea-output pre{box-sizing:border-box;max-width:100%}"
