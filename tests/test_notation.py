@@ -36,7 +36,7 @@ def test_printing_leaves_the_claim_as_stated():
     entry = (x * K.T)[0, j]
     c = derive.claim("test.notation.dot", entry, dot, expect="proved").prove()
     assert c.lhs == entry and c.rhs == dot  # what is checked: SymPy's 0-based expressions
-    assert r"\sum_{i=1}^{d}" in c.record()["checked"] and "j + 1" in c.record()["checked"]
+    assert r"\sum_{i=1}^{d}" in c.record()["checked"] and "K_{j,i}" in c.record()["checked"]
     assert "i, 1, d" in str(c)
 
 
@@ -52,3 +52,32 @@ def test_rows_and_index_sums_of_the_forms_print_one_based():
     C = sp.MatrixSymbol("C", 2, m)
     assert printing.latex(derive.forms.column_of(C, t)) == "c_{t + 1}"
     assert printing.latex(derive.forms.index_sum(t, derive.forms.column_of(C, t), m)) == r"\sum_{t=1}^{m} c_{t}"
+
+
+def test_a_free_index_prints_from_one_for_the_whole_statement():
+    # K[j, i] with j any integer: j - 1 ranges over the same integers, so j is printed for j - 1 everywhere at once
+    lhs, rhs = notation.free_indices_from_one(K[j, 0] + V[j, 1], 2 * K[j, 0])
+    assert (lhs, rhs) == (K[j - 1, 0] + V[j - 1, 1], 2 * K[j - 1, 0])
+    c = derive.claim("test.notation.free_index", (K[j, 0] + V[j, 1])**2, K[j, 0]**2 + 2 * K[j, 0] * V[j, 1] + V[j, 1]**2)
+    assert c.body_tex() == r"\left(K_{j,1} + V_{j,2}\right)^{2} = K_{j,1}^{2} + 2 K_{j,1} V_{j,2} + V_{j,2}^{2}"
+    assert c.prove().verdict is derive.Verdict.PROVED and c.lhs == (K[j, 0] + V[j, 1])**2  # checked as built
+    # the statement printed is the one checked: at every value, the renamed one is the original one a step on
+    for at in range(-2, 3):
+        assert lhs.subs(j, at + 1) == (K[j, 0] + V[j, 1]).subs(j, at)
+
+
+def test_an_index_that_is_more_than_an_index_is_printed_as_it_is():
+    # j ≥ 0: j - 1 would range over other integers
+    jn = sp.Symbol("j", integer=True, nonnegative=True)
+    assert notation.free_indices_from_one(K[jn, 0], V[jn, 0]) == (K[jn, 0], V[jn, 0])
+    # j named by an assumption, which is printed apart from the statement
+    c = derive.claim("test.notation.assumed_index", K[j, 0], V[j, 0], assume=[j < m], expect=None)
+    assert c.body_tex() == "K_{j + 1,1} = V_{j + 1,1}"
+    # j also a number of the statement
+    assert notation.free_indices_from_one(j * K[j, 0], K[j, 0]) == (j * K[j, 0], K[j, 0])
+    # j bound by a sum somewhere in the statement
+    both = (K[j, 0] + sp.Sum(K[j, 0], (j, 0, m - 1)), K[j, 0])
+    assert notation.free_indices_from_one(*both) == both
+    # a real j cannot index anything: left to the claim's own checks
+    t = sp.Symbol("t", real=True)
+    assert notation.free_indices_from_one(t + 1, t) == (t + 1, t)

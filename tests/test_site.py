@@ -19,6 +19,7 @@ from derive.classifier.classification import MIME as CLASSIFICATION_MIME
 from derive.cli import main
 from derive.present.audit import AUDIT_MIME
 from derive.present.datatable import DATA_MIME
+from derive.present.family import FAMILY_MIME
 from derive.present.render import TABLE_MIME
 from derive.run.runner import find_notebooks
 from derive.site import MARKER, build, claim_graph, pages, runs_from_files, statement_markup
@@ -279,7 +280,7 @@ def derive_tables(nb) -> list[tuple[str, dict]]:
             if "text/html" not in data:
                 continue
             for mime, kind in ((TABLE_MIME, "claims"), (CLASSIFICATION_MIME, "classification"), (SUITE_MIME, "suite"),
-                               (AUDIT_MIME, "audit"), (DATA_MIME, "data")):
+                               (AUDIT_MIME, "audit"), (DATA_MIME, "data"), (FAMILY_MIME, "family")):
                 if mime in data:
                     found.append((kind, data[mime]))
     return found
@@ -324,6 +325,11 @@ def check_tables(name: str, shown: list[dict], nb) -> None:
                 for got, cell in zip(shown_cells, want):
                     if "$" not in cell:
                         assert got == cell, f"{name}: a table cell shows {got!r}, its data says {cell!r}"
+        elif kind == "family":  # one row per claim of the family: its case, identifier and verdict
+            assert [r["attrs"]["data-id"] for r in rows] == [c["id"] for c in data["records"]], name
+            for row, c, label in zip(rows, data["records"], data["labels"]):
+                assert row["cells"][0].startswith(label) and c["id"] in row["cells"][0], f"{name}: {c['id']}"
+                assert verdict_of(row["cells"][2]) == c["verdict"], f"{name}: {c['id']}"
         elif kind == "audit":  # one row per docs/paper.md item, each cell as the audit computed it
             assert [r["attrs"]["data-item"] for r in rows] == [cells[0] for cells in data], name
             assert [r["cells"] for r in rows] == data, name

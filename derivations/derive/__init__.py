@@ -31,6 +31,7 @@ from .classifier.classify import classify
 from .present import classification_view, exercises, expressions, render  # render and classification_view: how things show
 from .present.datatable import Link, table
 from .present.exercises import exercise
+from .present.family import family
 from .present.tables import claim_table
 from .run.runner import suite_table
 
@@ -38,7 +39,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ACTIVATIONS", "Chain", "Claim", "Evidence", "ExpectationError", "Link", "SoundnessError", "Verdict",
-    "activation", "chain", "claim", "claim_table", "classify", "conclusions", "exercise", "forms", "matrix",
+    "activation", "chain", "claim", "claim_table", "classify", "conclusions", "exercise", "family", "forms", "matrix",
     "nonzero", "numeric", "plots", "positive", "real", "row", "rules", "sigma", "statements", "suite_table", "table",
     "z",
 ]

@@ -13,7 +13,7 @@ from sympy.core.function import AppliedUndef, UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr
 
 from . import cases as _cases
-from . import display, opinion, printing, registry, sums
+from . import display, notation, opinion, printing, registry, sums
 from . import strategies as _strategies
 from . import witness as _witness
 from . import wellformed as _wellformed
@@ -288,8 +288,9 @@ class Claim(Statement):
 
     def body_tex(self) -> str:
         """The equation checked, printed from lhs and rhs (as written, then what they stand for: ``where``)."""
-        if not self.definitions:
-            return printing.equation(self.lhs, self.rhs)
+        if not self.definitions:  # a free index counted from 1, unless an assumption names it
+            named = set().union(*(sp.sympify(c).free_symbols for c in self.assume)) if self.assume else set()
+            return printing.equation(*notation.free_indices_from_one(self.lhs, self.rhs, fixed=named))
         return printing.equation(*self.shown) + r"\quad \text{where } " + r",\ ".join(
             printing.equation(*_definition_sides(k, v)) for k, v in self.definitions)
 

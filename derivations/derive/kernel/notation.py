@@ -4,7 +4,9 @@ SymPy counts the entries of a matrix from 0 (``x[0, i]``, ``K[j, i]``) and write
 ``n - 1``; the paper counts from 1. Only the printing shifts: an entry prints each index plus one, and a sum that
 starts at 0 prints over ``1 … n`` with its body rewritten for the shifted index, so that what is printed denotes
 exactly the expression checked (``Σ_{i=0}^{d-1} x[0, i]`` prints ``Σ_{i=1}^{d} x_i``). A row vector's entry
-prints its column alone (``x_i``), as the paper writes it.
+prints its column alone (``x_i``), as the paper writes it. A free index (an integer symbol ``j`` of any value, used
+only to pick entries: ``K[j, i]``) is renamed for the whole statement, ``j`` for ``j - 1`` (which ranges over the same
+integers), so that ``K[j, i]`` prints ``K_{j,i}``, not ``K_{j+1,i}``.
 
 Both of derive's printers use these: the LaTeX one (:class:`derive.kernel.printing.DerivePrinter`) and
 :class:`TextPrinter`, the plain text of a statement.
@@ -17,7 +19,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
-__all__ = ["entry_indices", "shifted", "entries_of", "TextPrinter", "text"]
+__all__ = ["entry_indices", "shifted", "entries_of", "free_indices_from_one", "TextPrinter", "text"]
 
 
 def entry_indices(expr) -> list:
@@ -66,6 +68,43 @@ def shifted(expr) -> tuple:
         a, b = sp.sympify(a).xreplace(others), sp.sympify(b).xreplace(others)
         limits.append((i, a + 1, b + 1) if i in moved else (i, a, b))
     return expr.function.xreplace(moved), tuple(limits)
+
+
+_ANY_INTEGER = sp.Symbol("j", integer=True).assumptions0
+_BINDERS = (sp.Sum, sp.Product, sp.Integral, sp.Lambda)
+
+
+def free_indices_from_one(*sides, fixed=frozenset()) -> tuple:
+    """``sides`` with each free index counted from 1: an integer symbol that may take any integer value, free in
+    the statement and used only as a matrix entry's index, is replaced by itself minus one. Over all the integers
+    that is a renaming, so the statement printed is the statement checked; anything else is left as it is, and so
+    is every symbol of ``fixed`` (those the statement's assumptions name, printed apart from it).
+
+    >>> import sympy as sp
+    >>> d, m = sp.symbols("d m", integer=True, positive=True)
+    >>> i, j = sp.symbols("i j", integer=True)
+    >>> x, K = sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("K", m, d)
+    >>> free_indices_from_one((x * K.T)[0, j], sp.Sum(x[0, i] * K[j, i], (i, 0, d - 1)))[1]
+    Sum(K[j - 1, i]*x[0, i], (i, 0, d - 1))
+    >>> free_indices_from_one(K[j, 0] * j, K[j, 0])  # j is also a number here: kept
+    (j*K[j, 0], K[j, 0])
+    """
+    if not sides or not all(isinstance(s, sp.Basic) and not isinstance(s, sp.MatrixBase) for s in sides):
+        return sides
+    entries = set().union(*(s.atoms(MatrixElement) for s in sides))
+    indices = set().union(*(e.i.free_symbols | e.j.free_symbols for e in entries)) if entries else set()
+    bound = set()
+    for s in sides:
+        for b in s.atoms(*_BINDERS):
+            bound |= set(b.variables) if hasattr(b, "variables") else set()
+    elsewhere = set().union(*(s.xreplace({e: sp.Dummy() for e in entries}).free_symbols for s in sides))
+    free = set().union(*(s.free_symbols for s in sides))
+    renamed = {v: v - 1 for v in indices
+               if type(v) is sp.Symbol and v.assumptions0 == _ANY_INTEGER and v in free and v not in bound
+               and v not in elsewhere and v not in fixed}
+    if not renamed:
+        return sides
+    return tuple(s.xreplace(renamed) for s in sides)
 
 
 def entries_of(expr) -> tuple:

@@ -18,7 +18,7 @@ from .paper import record_of
 from .plain import unicode
 
 __all__ = ["MIME", "TABLE_MIME", "STYLE", "badge", "plain_markdown", "statement_html", "mimebundle", "folded", "html_table",
-           "table_html", "statement_bundle", "second_badge"]
+           "table_html", "statement_bundle", "second_badge", "code"]
 
 #: the MIME type of one claim's record in a notebook output
 MIME = "application/vnd.derive.claim+json"
@@ -53,7 +53,8 @@ def plain_markdown(text: str) -> str:
     return html.escape(text).translate(_MARKUP)
 
 
-def _code(ident: str) -> str:
+def code(ident: str) -> str:
+    """An identifier as inline code (HTML)."""
     return f"<code>{html.escape(ident)}</code>"
 
 
@@ -100,7 +101,7 @@ def mimebundle(record: dict, body_tex: str) -> dict:
     expect = record.get("expect")
     notes = [_plain_html(how(record))]
     if record["uses"]:
-        notes.append("uses " + ", ".join(_code(u) for u in record["uses"]))
+        notes.append("uses " + ", ".join(code(u) for u in record["uses"]))
     if record.get("paper"):
         notes.append("paper " + ", ".join(html.escape(p) for p in record["paper"]))
     if expect:
@@ -114,7 +115,7 @@ def mimebundle(record: dict, body_tex: str) -> dict:
              if record.get("scope_tex") else "")
     page = (
         f'<div class="derive-claim" data-claim="{html.escape(record["id"])}">'
-        f'<div class="derive-claim-head">{badge(verdict)} <strong>{_code(record["id"])}</strong>{title}{caption}</div>'
+        f'<div class="derive-claim-head">{badge(verdict)} <strong>{code(record["id"])}</strong>{title}{caption}</div>'
         f'<style>{FALLBACK_CSS}</style>'
         f'<div class="derive-claim-statement">{statement_html(body_tex)}</div>'
         f"{scope}"
@@ -194,9 +195,9 @@ def table_html(records: list[dict]) -> str:
         verdict = Verdict(r["verdict"])
         expected = ("" if not r.get("expect") or r["expect"] == r["verdict"]
                     else f'<div class="derive-expected"><strong>expected {r["expect"]}</strong></div>')
-        uses = ", ".join(_code(u) for u in r["uses"]) or "—"
+        uses = ", ".join(code(u) for u in r["uses"]) or "—"
         attrs = f' data-id="{html.escape(r["id"])}" data-verdict="{verdict.value}"'
-        rows.append((attrs, [_code(r["id"]), badge(verdict) + expected, folded(how(r)), uses]))
+        rows.append((attrs, [code(r["id"]), badge(verdict) + expected, folded(how(r)), uses]))
     return html_table(["claim", "verdict", "how", "uses"], rows, kind="claims")
 
 

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from ..present import render
+from ..present.family import FAMILY_MIME
 from . import smtlib
 from .graph import ClaimGraph
 
@@ -87,8 +88,34 @@ def _outputs(nb):
 
 
 def anchored(nb) -> set[str]:
-    """Identifiers of the claims that have an output of their own in ``nb`` (their page anchors them)."""
-    return {o["data"][render.MIME].get("id") for o in _outputs(nb) if render.MIME in o.get("data", {})}
+    """Identifiers of the claims that have an output of their own in ``nb``, or a row of a family's table (their
+    page anchors them)."""
+    found = set()
+    for o in _outputs(nb):
+        data = o.get("data", {})
+        if render.MIME in data:
+            found.add(data[render.MIME].get("id"))
+        if FAMILY_MIME in data:
+            found |= {r["id"] for r in data[FAMILY_MIME].get("records", [])}
+    return found
+
+
+def _anchored_rows(page: str, graph: ClaimGraph, seen: set) -> tuple[str, set]:
+    """A family's table with ``id="claim-<id>"`` on the row of each claim of ``graph`` not in ``seen``; and those.
+
+    >>> _anchored_rows('<tr data-id="a.b"><td>x</td></tr>', ClaimGraph({}, []), set())
+    ('<tr data-id="a.b"><td>x</td></tr>', set())
+    """
+    rows = set()
+
+    def anchor(m):
+        ident = html.unescape(m.group(1))
+        if ident not in graph.nodes or ident in seen or ident in rows:
+            return m.group(0)
+        rows.add(ident)
+        return f'<tr id="claim-{m.group(1)}" data-id="{m.group(1)}"'
+
+    return re.sub(r'<tr data-id="([^"]*)"', anchor, page), rows
 
 
 def has_table(nb) -> bool:
@@ -257,8 +284,11 @@ def prepare(nb, graph: ClaimGraph, href, title: str, folder: Path | None = None,
             data = out.get("data", {})
             if render.MIME in data and data[render.MIME].get("id") in scripts and "text/html" in data:
                 data["text/html"] = smtlib.linked_claim(data["text/html"], data[render.MIME]["id"])
-            if render.TABLE_MIME in data and "text/html" in data:
+            if (render.TABLE_MIME in data or FAMILY_MIME in data) and "text/html" in data:
                 data["text/html"] = smtlib.linked_table(data["text/html"], scripts)
+            if FAMILY_MIME in data and "text/html" in data:  # each row is its claim's anchor, unless shown before
+                data["text/html"], rows = _anchored_rows(data["text/html"], graph, seen)
+                seen |= rows
             if render.MIME in data:
                 ident = data[render.MIME].get("id")
                 if ident in graph.nodes and ident not in seen:

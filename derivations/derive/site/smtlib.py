@@ -54,13 +54,13 @@ def linked_claim(page: str, ident: str) -> str:
 
 
 def linked_table(page: str, scripts) -> str:
-    """A claim table (HTML, :func:`derive.present.render.table_html`) with the link to each script in ``scripts``
-    (identifiers) after the verdict badge of its row."""
+    """A claim table or a family's (HTML, :func:`derive.present.render.table_html`, :mod:`derive.present.family`)
+    with the link to each script in ``scripts`` (identifiers) after the verdict badge of its row."""
     def link(m):
         ident = html.unescape(m.group(2))
         return m.group(1) + (link_html(ident) if ident in scripts else "")
 
-    return re.sub(f'(<tr data-id="([^"]*)"[^>]*><td[^>]*>.*?</td><td[^>]*>{_BADGE})', link, page)
+    return re.sub(f'(<tr data-id="([^"]*)"[^>]*>(?:(?!</tr>).)*?{_BADGE})', link, page, flags=re.S)
 
 
 def _expect(script: str) -> str:
