@@ -14,6 +14,8 @@
 5. three-way (``--only three-way``): derive's kernel, Z3 alone, cvc5 alone, the two as the second opinion asks
    them (``derive.second``: Z3, then cvc5 where Z3 is outside) and naive ``sympy.simplify`` on the same claims, per
    class (polynomial, piecewise-linear, generic σ, every size, transcendental), and Z3's time against d.
+7. the try page (``--only try``, after ``make``): boot, wheels, the first and a later verdict, and every notebook
+   re-run in the page against its time in the notebooks.
 Timings are figures to read, not assertions.
 """
 from __future__ import annotations
@@ -523,13 +525,78 @@ def cold_start():
         print(f"   derive classify: failed ({exc.returncode})")
 
 
+def try_page(site: Path):
+    """7. the try page (``--only try``): the kernel in headless Chromium, served from ``site`` on 127.0.0.1 (after
+    ``make``): how long it takes to boot, to load its wheels and to give its first verdict, a later verdict, and
+    each notebook re-run in the page against the time its cells took in the notebooks' own run."""
+    import functools
+    import http.server
+    import json
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    print("\n7. the try page (site/try.html in headless Chromium, served from 127.0.0.1)")
+    if not (site / "try.html").is_file() or not (site / "static" / "try-notebooks.json").is_file():
+        print(f"   no try page in {site}: run `make` first")
+        return
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/try.html"
+    books = json.loads((site / "static" / "try-notebooks.json").read_text(encoding="utf-8"))
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page()
+            page.set_default_timeout(900_000)
+            opened = time.perf_counter()
+            page.goto(url)
+            page.evaluate("window.derive.ready")
+            page.evaluate("window.derive.prove('(a + b)**2', 'a**2 + 2*a*b + b**2', '')")
+            first = time.perf_counter() - opened
+            t = page.evaluate("window.derive.timings")
+            print(f"   boot {t['boot']:.2f} s, wheels {t['wheels'] - t['boot']:.2f} s, import {t['import'] - t['wheels']:.2f} s;"
+                  f" first verdict {first:.2f} s after opening the page")
+            later = page.evaluate("""async () => { const t = performance.now();
+                await window.derive.prove('(sigma(a) + b)**2', 'sigma(a)**2 + 2*b*sigma(a) + b**2', '');
+                return (performance.now() - t) / 1000; }""")
+            print(f"   a later verdict: {later:.3f} s")
+            total_page = total_here = 0.0
+            for name in books:
+                page.select_option("#try-notebook", name)
+                start = time.perf_counter()
+                page.click("#try-rerun button")
+                page.wait_for_function("name => { const s = document.querySelector('#try-rerun-out p strong'); "
+                                       "return (s && s.textContent === name) || "
+                                       "!document.querySelector('#try-rerun-error').hidden; }", arg=name)
+                seconds = time.perf_counter() - start
+                said = page.inner_text("#try-rerun-out p").split(": ", 1)[-1] if page.is_hidden("#try-rerun-error") \
+                    else page.inner_text("#try-rerun-error")
+                here = recorded_seconds(ROOT / "notebooks" / f"{name}.ipynb")
+                total_page, total_here = total_page + seconds, total_here + here
+                print(f"   {name:<24} {seconds:6.1f} s in the page, {here:5.1f} s in the notebook "
+                      f"({seconds / here if here else float('nan'):.1f}×): {said}")
+                page.evaluate("document.querySelector('#try-rerun-out').innerHTML = ''")
+            print(f"   every notebook: {total_page:.1f} s in the page, {total_here:.1f} s in the notebooks "
+                  f"({total_page / total_here:.1f}×)")
+            browser.close()
+    finally:
+        server.shutdown()
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--limit", type=float, default=10.0, help="time limit per claim in seconds (default 10)")
     p.add_argument("--max-d", type=int, default=10, help="largest d tried in the scaling run (default 10)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--plot", default=str(ROOT / "docs" / "bench_scaling.png"))
-    p.add_argument("--only", choices=["naive", "suite", "scaling", "cold", "three-way", "ratios"], action="append")
+    p.add_argument("--only", choices=["naive", "suite", "scaling", "cold", "three-way", "ratios", "try"], action="append")
+    p.add_argument("--site", default=str(ROOT / "site"), help="the built site the try page is served from")
     args = p.parse_args(argv)
     only = set(args.only or ["naive", "suite", "scaling", "cold"])
     print(f"derive benchmarks — {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
@@ -546,6 +613,8 @@ def main(argv=None):
         three_way(args.limit)
     if "ratios" in only:
         ratios(args.jobs)
+    if "try" in only:
+        try_page(Path(args.site))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ test run), and a small notebook run end to end by ``derive build``. Every page m
 log no error, request nothing outside file://, load every image and resolve every link between pages.
 """
 import html
+import json
 import os
 import re
 import shutil
@@ -527,6 +528,26 @@ def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser,
 #: of its page, and on the claims page
 SMTLIB_LINKS = {"01_tiny.html": ["[id='claim-{id}'] .derive-claim-head", "table tr[data-id='{id}']"],
                 "claims.html": ["article[id='claim-{id}'] .cc-verdict"]}
+
+
+def test_tiny_site_links_every_claim_to_its_rerun_in_the_try_page(browser, tiny_site):
+    site, sources = tiny_site
+    records = {c["id"]: c for c in runs_from_files(list(sources.values()))[0].claims}
+    books = json.loads((site / "static" / "try-notebooks.json").read_text(encoding="utf-8"))
+    assert books["01_tiny"]["claims"] == {i: c["verdict"] for i, c in records.items()}  # what a re-run is compared with
+    assert books["01_tiny"]["cells"] and not any(line.lstrip().startswith("%") for cell in books["01_tiny"]["cells"]
+                                                 for line in cell.splitlines())
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    for name, places in SMTLIB_LINKS.items():
+        page.goto((site / name).as_uri())
+        for ident in records:
+            for place in places:
+                links = page.locator(place.format(id=ident) + " a.derive-rerun")
+                assert links.count() == 1, (name, ident, place)
+                assert links.first.inner_text() == "re-run"
+                target = urlparse(links.first.evaluate("a => a.href"))
+                assert Path(unquote(target.path)) == site / "try.html" and target.query == f"claim={ident}"
+    page.close()
 
 
 def test_tiny_site_links_each_confirmed_claim_to_its_smtlib_script_beside_its_verdict(browser, tiny_site):

@@ -9,6 +9,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import sys
 import threading
@@ -112,8 +113,15 @@ try:
     derive.numeric
 except ImportError as exc:
     print("numeric:", exc)
+print("label:", derive.plots.label("gelu_tanh"))  # the names of the activations need neither
+import importlib.util, json
+spec = importlib.util.spec_from_file_location("try_kernel", KERNEL)
+kernel = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(kernel)
+kernel.rerun_start("t", json.dumps(["from IPython.display import Markdown, display\\ndisplay(Markdown('x'))"]))
+print("ipython:", json.loads(kernel.rerun_next())["why"] or "shown nothing")
 try:
-    derive.plots
+    derive.plots.sigma_over_z(["relu"])
 except ImportError as exc:
     print("plots:", exc)
 import time
@@ -134,12 +142,14 @@ print("ok")
 """
     import subprocess
 
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+    done = subprocess.run([sys.executable, "-c", code.replace("KERNEL", repr(str(STATIC / "try_kernel.py")))],
+                          capture_output=True, text=True, timeout=300,
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()
     assert "numeric: derive.numeric needs numpy, which is not installed (the rest of derive works without it)" in lines
-    assert any(line.startswith("plots: derive.plots needs ") for line in lines)
+    assert "label: GELU (tanh)" in lines and "ipython: shown nothing" in lines
+    assert "plots: derive.plots.sigma_over_z needs numpy, which is not installed here (the site shows the figure)" in lines
     assert "outer: False out of time after 0.05 s" in lines
     assert "check: out of time after 0.05 s" in lines
     assert lines[-1] == "ok"
@@ -156,6 +166,31 @@ def test_a_strategy_that_overran_its_share_says_so(monkeypatch):
     name, _, attempts = strategies.prove_zero(a - a + sp.sin(a) - sp.sin(a), ["slow", "expand"], budget=0.01)
     assert attempts[0].startswith("slow: no (over its 0.01 s: no timer signal here")
     assert name == "expand"
+
+
+def test_kernel_reruns_cells_and_passes_over_what_needs_numpy():
+    k = _kernel_module()
+    cells = ["import derive\na = derive.real('a')",
+             "one = derive.claim('t.rerun.one', (a + 1)**2, a**2 + 2*a + 1).prove()",
+             "raise ImportError('no numpy here', name='numpy')",
+             "figure = np.zeros(3)",
+             "two = derive.claim('t.rerun.two', (a - 1)**2, a**2 - 2*a + 1).prove()"]
+    assert json.loads(k.rerun_start("t_nb", json.dumps(cells))) == {"ok": True, "cells": 5}
+    steps = [json.loads(k.rerun_next()) for _ in cells]
+    assert [s["cell"] for s in steps] == [1, 2, 3, 4, 5] and steps[-1]["done"]
+    assert steps[1]["made"] == {"t.rerun.one": "proved"} and not steps[1]["why"]
+    assert steps[2]["passed"] and steps[2]["why"] == "cell 3 needs numpy, which this page does not have"
+    assert steps[3]["passed"] and steps[3]["why"] == "cell 4: NameError: name 'np' is not defined (after cell 3)"
+    assert steps[4]["made"] == {"t.rerun.one": "proved", "t.rerun.two": "proved"}
+    assert json.loads(k.rerun_next())["done"]  # past the end: done, nothing run
+    found = json.loads(k.rerun_record("t.rerun.two"))
+    assert found["ok"] and found["record"]["verdict"] == "proved" and 'data-claim="t.rerun.two"' in found["html"]
+    assert not json.loads(k.rerun_record("t.rerun.none"))["ok"]
+    # a notebook's own error (nothing passed over before it) is an error, in one line
+    k.rerun_start("t_bad", json.dumps(["1 / 0"]))
+    bad = json.loads(k.rerun_next())
+    assert bad["error"] == "cell 1: ZeroDivisionError: division by zero" and not bad["passed"]
+    assert not json.loads(k.rerun_start("t_bad", "[1]"))["ok"]
 
 
 def test_derive_wheel_is_pure_and_complete(tmp_path):
@@ -195,6 +230,12 @@ def served(tmp_path_factory):
             need(False, f"{what}: {exc}")
     here = tmp_path_factory.mktemp("try")
     try_page.write(here)
+    import nbformat
+
+    from derive.site import runs_from_files
+
+    books = [ROOT / "notebooks" / f"{name}.ipynb" for name in ("01_key_value_view", "10_numeric_crosscheck")]
+    try_page.write_notebooks(here, [(r, nbformat.read(r.source, as_version=4)) for r in runs_from_files(books)])
     vendor.copy_mathjax(vendor.find_mathjax(), here / "vendor" / "mathjax")
     shutil.copy2(STATIC / "mathjax-config.js", here / "static" / "mathjax-config.js")
 
@@ -225,6 +266,7 @@ def page(served, browser):
     loaded = time.perf_counter() - opened
     first = pg.evaluate("window.derive.prove('(a + b)**2', 'a**2 + 2*a*b + b**2', '')")
     pg.first_verdict = (first, time.perf_counter() - opened, loaded)
+    pg.served = str(served[1])
     pg.requests, pg.errors = requests, errors
     yield pg
     pg.close()
@@ -233,6 +275,9 @@ def page(served, browser):
 def test_page_proves_a_true_claim_first(page):
     record, seconds, loaded = page.first_verdict
     assert record["verdict"] == "proved" and record["strategy"] == "expand"
+    # the second opinion runs in the page too, and its record names Z3's version
+    second = record["second_opinion"]
+    assert second["result"] == "agrees" and re.fullmatch(r"z3 \d+\.\d+\.\d+", second["engine"]), second
     timings = page.evaluate("window.derive.timings")
     print(f"\ntry page: boot {timings['boot']:.2f} s, wheels {timings['wheels'] - timings['boot']:.2f} s, "
           f"import {timings['import'] - timings['wheels']:.2f} s, ready {loaded:.2f} s, "
@@ -287,6 +332,47 @@ def test_page_later_verdicts(page):
     }""")
     assert seconds[0] == "proved"
     print(f"\ntry page: a later verdict in {seconds[1]:.3f} s")
+
+
+def test_page_reruns_a_notebook_claim_and_compares_it_with_the_site(page):
+    out = page.evaluate("window.derive.rerun('kv.memory_sum')")
+    assert out["notebook"] == "01_key_value_view" and out["committed"] == "proved"
+    assert out["verdict"] == "proved" and out["same"] is True and out["record"]["id"] == "kv.memory_sum"
+    assert out["record"]["second_opinion"]["result"] == "agrees"
+    # a claim whose notebook needs numpy says so in one line
+    with pytest.raises(Exception) as failed:
+        page.evaluate("window.derive.rerun('crosscheck.agree.swiglu')")
+    said = str(failed.value).splitlines()[0]
+    assert "crosscheck.agree.swiglu: not re-run in the page: cell 1 needs numpy, which this page does not have" in said
+    # its symbolic claims re-run all the same
+    assert page.evaluate("window.derive.rerun('crosscheck.reglu_is_gated_form').then(r => r.same)") is True
+    with pytest.raises(Exception, match="no notebook of this site makes this claim"):
+        page.evaluate("window.derive.rerun('no.such.claim')")
+
+
+def test_page_reruns_a_whole_notebook_from_its_box(page):
+    page.select_option("#try-notebook", "01_key_value_view")
+    page.click("#try-rerun button")
+    page.wait_for_selector("#try-rerun-out table.try-rerun")
+    rows = page.locator("#try-rerun-out table.try-rerun tbody tr")
+    committed = json.loads((Path(page.served) / try_page.NOTEBOOKS).read_text())["01_key_value_view"]["claims"]
+    assert rows.count() == len(committed) > 5
+    assert page.locator("#try-rerun-out tr.try-differs, #try-rerun-out tr.try-not-run").count() == 0
+    assert f"{len(committed)} of {len(committed)} claims re-run here" in page.inner_text("#try-rerun-out")
+
+
+def test_a_claims_link_opens_the_page_at_its_rerun(served, browser):
+    url, _ = served
+    pg = browser.new_page()
+    pg.set_default_timeout(LOAD_MS)
+    try:
+        pg.goto(url + "try.html?claim=kv.score_is_dot_product")
+        pg.wait_for_selector("#try-rerun-out .derive-claim[data-claim='kv.score_is_dot_product']")
+        said = pg.inner_text("#try-rerun-status")
+        assert "up to kv.score_is_dot_product" in said and "on the site proved, here proved — the same verdict" in said
+        assert pg.input_value("#try-notebook") == "01_key_value_view"
+    finally:
+        pg.close()
 
 
 def test_page_makes_no_request_beyond_127_0_0_1(page):

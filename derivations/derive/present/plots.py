@@ -7,13 +7,23 @@ Figures are illustrations: floating point, never evidence for a verdict.
 """
 from __future__ import annotations
 
-import numpy as np
 import sympy as sp
-from matplotlib.colors import AsinhNorm
-from matplotlib.figure import Figure
 
-from ..layers import numeric
 from ..layers.activations import activation
+
+try:
+    import numpy as np
+    from matplotlib.colors import AsinhNorm
+    from matplotlib.figure import Figure
+
+    from ..layers import numeric
+except ImportError as _exc:  # a machine without them (the browser's Pyodide): the labels work, a figure says why not
+    if _exc.name not in ("numpy", "matplotlib"):
+        raise
+    np = AsinhNorm = Figure = numeric = None
+    MISSING = _exc.name
+else:
+    MISSING = None
 
 __all__ = ["LABELS", "label", "exchange_asymmetry", "sigma_over_z", "scaling_orbit", "verdict_grid"]
 
@@ -46,6 +56,13 @@ def label(name: str) -> str:
     'GELU (tanh)'
     """
     return LABELS.get(name, name)
+
+
+def _drawable(where: str) -> None:
+    """Raise a one-line ImportError when the figure ``where`` cannot be drawn here (numpy or Matplotlib missing)."""
+    if MISSING:
+        raise ImportError(f"derive.plots.{where} needs {MISSING}, which is not installed here (the site shows the "
+                          "figure)", name=MISSING)
 
 
 def _functions(where: str, names) -> list:
@@ -103,6 +120,7 @@ def exchange_asymmetry(names, *, lim: float = 3.0, n: int = 201, ncols: int | No
     >>> [ax.get_title() for ax in fig.axes if ax.get_title()]
     ['identity', 'ReLU']
     """
+    _drawable("exchange_asymmetry")
     fns = _functions("exchange_asymmetry", names)
     lim = _limit("exchange_asymmetry", "lim", lim)
     grid = np.linspace(-lim, lim, int(n))
@@ -142,6 +160,7 @@ def sigma_over_z(names, *, lim: float = 4.0, n: int = 400, ncols: int | None = N
     >>> [ax.get_title() for ax in fig.axes]
     ['identity', 'SiLU']
     """
+    _drawable("sigma_over_z")
     fns = _functions("sigma_over_z", names)
     lim = _limit("sigma_over_z", "lim", lim)
     zs = _without_zero(lim, n)
@@ -195,6 +214,7 @@ def scaling_orbit(names, x, Q, K, V, *, lim: float = 4.0, n: int = 400, output: 
     >>> [ax.get_title() for ax in fig.axes]
     ['ReLU', 'SiLU']
     """
+    _drawable("scaling_orbit")
     where = "scaling_orbit"
     fns = _functions(where, names)
     x, Q, K, V = (_array(where, k, M) for k, M in (("x", x), ("Q", Q), ("K", K), ("V", V)))
@@ -243,6 +263,7 @@ def verdict_grid(results, *, title: str | None = None) -> Figure:
     >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
     ['doc_grid']
     """
+    _drawable("verdict_grid")
     from matplotlib.colors import to_rgb
 
     from ..classifier.classification import SYMMETRIES, Classification

@@ -232,6 +232,7 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
     entries = [(r.name, html.escape(page_title(r.name, t))) for r, t in zip(runs, titles)]
     search = search_index.SearchIndex()
     scripts = smtlib.write(tmp, runs)
+    try_page.write_notebooks(tmp, notebooks)  # what the try page re-runs, and the verdicts it compares with
     written = []
     for k, (r, nb) in enumerate(notebooks):
         ready = pages.prepare(nb, graph, href, page_title(r.name, titles[k]), Path(r.source).parent, scripts)
@@ -378,7 +379,7 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title, scr
                 "page": pages.page_name(r.name), "notebook": r.name, "title": c.get("title") or "",
                 "statement": c.get("statement", ""), "assume": r",\ ".join(c.get("assume_tex") or []),
                 "badge": render.badge(Verdict(c["verdict"])), "status": status,
-                "smtlib_html": Markup(smtlib.link_html(c["id"]) if c["id"] in scripts else ""), "status_short": SHORT[status],
+                "smtlib_html": Markup((smtlib.link_html(c["id"]) if c["id"] in scripts else "") + try_page.rerun_html(c["id"])), "status_short": SHORT[status],
                 "second_html": Markup(render.second_badge(c)),
                 "second": (c.get("second_opinion") or {}).get("result", "none"),
                 "unexpected": describe.unexpected(c), "expect": c.get("expect"), "verdict": c["verdict"],

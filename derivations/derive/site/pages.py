@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..present import render
 from ..present.family import FAMILY_MIME
-from . import smtlib
+from . import smtlib, try_page
 from .graph import ClaimGraph
 
 __all__ = ["TEMPLATES", "CONTENTS", "exporter", "page_name", "title_of", "summary_of", "anchored", "has_table",
@@ -260,11 +260,15 @@ def exercise_number(source: str) -> str:
 def prepare(nb, graph: ClaimGraph, href, title: str, folder: Path | None = None, scripts=()):
     """A copy of ``nb`` for the template: boilerplate input hidden, claims (first output of each) anchored,
     each solution labelled with the number of the exercise it follows (``Solution 5.1``), each claim of
-    ``scripts`` (identifiers) linked to its SMT-LIB script after its verdict, in its output and claim tables.
+    ``scripts`` (identifiers) linked to its SMT-LIB script after its verdict, and every claim to its re-run on the
+    try page, in its output, its family's table and the claim tables.
 
     ``href(identifier)`` gives the link of a claim's anchor (on its own page or another); ``folder`` is
     where the notebook's own files are (its Markdown images are embedded from there).
     """
+    def links(ident: str) -> str:  # after a claim's verdict: its SMT-LIB script, and re-running it in the page
+        return (smtlib.link_html(ident) if ident in scripts else "") + try_page.rerun_html(ident)
+
     nb = copy.deepcopy(nb)
     nb.metadata["title"] = f"{re.sub(r'[$`*_]', '', title)} — derive"
     cells, seen, tables, number = [], set(), [], ""
@@ -282,10 +286,10 @@ def prepare(nb, graph: ClaimGraph, href, title: str, folder: Path | None = None,
             cell.source = _embed_images(cell.source, folder)
         for out in cell.get("outputs", []):
             data = out.get("data", {})
-            if render.MIME in data and data[render.MIME].get("id") in scripts and "text/html" in data:
-                data["text/html"] = smtlib.linked_claim(data["text/html"], data[render.MIME]["id"])
+            if render.MIME in data and "text/html" in data:
+                data["text/html"] = smtlib.linked_claim(data["text/html"], data[render.MIME].get("id"), links)
             if (render.TABLE_MIME in data or FAMILY_MIME in data) and "text/html" in data:
-                data["text/html"] = smtlib.linked_table(data["text/html"], scripts)
+                data["text/html"] = smtlib.linked_table(data["text/html"], links)
             if FAMILY_MIME in data and "text/html" in data:  # each row is its claim's anchor, unless shown before
                 data["text/html"], rows = _anchored_rows(data["text/html"], graph, seen)
                 seen |= rows

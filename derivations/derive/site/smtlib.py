@@ -44,23 +44,20 @@ def link_html(ident: str) -> str:
 _BADGE = r'<span class="derive-badge[^>]*>[^<]*</span>'
 
 
-def linked_claim(page: str, ident: str) -> str:
-    """A claim's output (HTML) with the link to its script after its verdict badge.
+def linked_claim(page: str, ident: str, links) -> str:
+    """A claim's output (HTML) with ``links(ident)`` (HTML, or "") right after its verdict badge.
 
-    >>> linked_claim('<div><span class="derive-badge derive-proved">✓ proved</span> x</div>', "x.a").split("</span>")[1]
+    >>> linked_claim('<div><span class="derive-badge derive-proved">✓ proved</span> x</div>', "x.a", link_html).split("</span>")[1]
     ' <a class="derive-smtlib" href="smtlib/x.a.smt2" title="the queries that confirm this verdict, in SMT-LIB 2.6: z3 FILE or cvc5 FILE re-runs them">SMT-LIB</a> x</div>'
     """
-    return re.sub(f"({_BADGE})", lambda m: m.group(1) + link_html(ident), page, count=1)
+    return re.sub(f"({_BADGE})", lambda m: m.group(1) + links(ident), page, count=1)
 
 
-def linked_table(page: str, scripts) -> str:
+def linked_table(page: str, links) -> str:
     """A claim table or a family's (HTML, :func:`derive.present.render.table_html`, :mod:`derive.present.family`)
-    with the link to each script in ``scripts`` (identifiers) after the verdict badge of its row."""
-    def link(m):
-        ident = html.unescape(m.group(2))
-        return m.group(1) + (link_html(ident) if ident in scripts else "")
-
-    return re.sub(f'(<tr data-id="([^"]*)"[^>]*>(?:(?!</tr>).)*?{_BADGE})', link, page, flags=re.S)
+    with ``links(identifier)`` after the verdict badge of each row."""
+    return re.sub(f'(<tr data-id="([^"]*)"[^>]*>(?:(?!</tr>).)*?{_BADGE})',
+                  lambda m: m.group(1) + links(html.unescape(m.group(2))), page, flags=re.S)
 
 
 def _expect(script: str) -> str:

@@ -9,7 +9,8 @@ wheel of derive itself, zipped from this package.
 
     site/try.html                  the claim box, the classifier box, and ``window.derive`` for scripts
     site/static/try.js, try.css    the page's script (boots Pyodide, loads the wheels) and its style
-    site/static/try_kernel.py      the Python the page runs (reads the boxes, answers in JSON)
+    site/static/try_kernel.py      the Python the page runs (reads the boxes, answers in JSON, re-runs notebooks)
+    site/static/try-notebooks.json each notebook's code cells and the verdicts of its claims on the site, for re-runs
     site/vendor/pyodide/           Pyodide's core
     site/vendor/wheels/            the wheels, derive's among them
 """
@@ -23,10 +24,14 @@ import os
 import shutil
 import zipfile
 from pathlib import Path
+from urllib.parse import quote
 
-__all__ = ["PAGE", "PYODIDE_ENV", "WHEELS_ENV", "WHEELS", "find_pyodide", "find_wheels", "derive_wheel", "write"]
+__all__ = ["PAGE", "PYODIDE_ENV", "WHEELS_ENV", "WHEELS", "NOTEBOOKS", "find_pyodide", "find_wheels", "derive_wheel",
+           "rerun_html", "notebook_code", "write", "write_notebooks"]
 
 PAGE = "try.html"
+#: the notebooks' code for the page's re-runs, in the site
+NOTEBOOKS = "static/try-notebooks.json"
 #: environment variables naming the folder of the npm package pyodide, and the folder of the wheels
 PYODIDE_ENV = "DERIVE_PYODIDE"
 WHEELS_ENV = "DERIVE_WHEELS"
@@ -151,3 +156,39 @@ def write(dest: str | os.PathLike, nav: str = "", *, pyodide=None, wheels=None) 
     page = dest / PAGE
     page.write_text(text, encoding="utf-8")
     return page
+
+
+def rerun_html(ident: str) -> str:
+    """The link after a claim's verdict to re-running it in the try page.
+
+    >>> rerun_html("kv.a b")
+    ' <a class="derive-rerun" href="try.html?claim=kv.a%20b" title="re-run the notebook of this claim in your browser and compare the verdict with this one">re-run</a>'
+    """
+    return (f' <a class="derive-rerun" href="{PAGE}?claim={html.escape(quote(ident))}" title="re-run the notebook of '
+            'this claim in your browser and compare the verdict with this one">re-run</a>')
+
+
+def notebook_code(nb) -> list[str]:
+    r"""The code cells of notebook ``nb`` as the page runs them: their sources without IPython's ``%`` and ``!``
+    lines (which plain Python cannot read).
+
+    >>> import nbformat
+    >>> notebook_code(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("%matplotlib inline\nx = 1"),
+    ...                                                nbformat.v4.new_markdown_cell("# t")]))
+    ['x = 1']
+    """
+    return ["\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
+            for cell in nb.cells if cell.cell_type == "code"]
+
+
+def write_notebooks(dest: str | os.PathLike, notebooks) -> Path:
+    """Write :data:`NOTEBOOKS` into the site folder ``dest``: for each ``(run, notebook)``, its title, its code
+    cells and the verdict each of its claims has on the site (what a re-run in the page is compared with)."""
+    from .pages import title_of
+
+    data = {run.name: {"title": title_of(nb, run.name), "cells": notebook_code(nb),
+                       "claims": {c["id"]: c["verdict"] for c in run.claims}} for run, nb in notebooks}
+    target = Path(dest) / NOTEBOOKS
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return target

@@ -6,6 +6,11 @@ The page hands text from its boxes (or from ``window.derive.prove(...)``) to :fu
 assumptions are read by walking Python's syntax tree (:class:`derive.classifier.parse._Reader`, the parser
 ``derive classify`` uses), with every name other than a known function or constant a real symbol and
 ``sigma(...)`` the undefined real activation σ.
+
+:func:`rerun_start` and :func:`rerun_next` re-run a notebook's code cells (``static/try-notebooks.json``) one at a
+time, so that the page can say how far it is; :func:`rerun_record` gives a claim made so far. A cell that needs
+numpy, Matplotlib or nbformat (which the page does not have) is passed over, and so is a later cell that fails after
+one did: the claims they would make say so.
 """
 from __future__ import annotations
 
@@ -20,10 +25,12 @@ import sympy as sp
 import derive
 from derive.classifier import parse as _parse
 from derive.kernel import budget as _budget
+from derive.kernel import registry as _registry
 from derive.kernel.display import bundle
 from derive.layers.activations import sigma, z
 
-__all__ = ["answer", "classify_answer", "read_expr", "read_assume", "VERBS", "NAME", "BUDGET"]
+__all__ = ["answer", "classify_answer", "read_expr", "read_assume", "rerun_start", "rerun_next", "rerun_record", "VERBS",
+           "NAME", "BUDGET"]
 
 #: what the page may ask of a claim
 VERBS = ("prove", "refute", "decide")
@@ -153,3 +160,91 @@ def classify_answer(text: str) -> str:
     record = result.as_dict()
     record["interrupts"] = _budget.INTERRUPTS
     return json.dumps({"ok": True, "record": record, "html": _html(result), "seconds": time.perf_counter() - start})
+
+
+#: what the page lacks: a cell that fails importing one of these is passed over
+ABSENT = ("numpy", "matplotlib", "nbformat")
+_RUN: dict = {}
+
+
+def _ipython_display() -> None:
+    """Where IPython is not installed (the page), a module ``IPython.display`` whose ``display`` shows nothing and
+    whose ``Markdown``, ``Math`` and ``HTML`` keep their text: a notebook's imports work, its outputs are not shown."""
+    try:
+        import IPython.display  # noqa: F401
+        return
+    except ImportError:
+        pass
+    import sys
+    import types
+
+    class _Text:
+        def __init__(self, data=None, *args, **kwargs):
+            self.data = data
+
+    package, shown = types.ModuleType("IPython"), types.ModuleType("IPython.display")
+    shown.display = lambda *args, **kwargs: None
+    shown.Markdown = type("Markdown", (_Text,), {})
+    shown.Math = type("Math", (_Text,), {})
+    shown.HTML = type("HTML", (_Text,), {})
+    package.display, package.get_ipython = shown, lambda: None
+    sys.modules.update({"IPython": package, "IPython.display": shown})
+
+
+def rerun_start(name: str, cells_json: str) -> str:
+    """Begin re-running notebook ``name`` (its code cells, a JSON list of sources) in a fresh namespace and
+    registry; JSON ``{"ok": true, "cells": n}``."""
+    try:
+        cells = json.loads(cells_json)
+        if not isinstance(cells, list) or not all(isinstance(c, str) for c in cells):
+            raise ValueError("rerun: the cells must be a list of sources")
+    except ValueError as exc:
+        return json.dumps({"ok": False, "error": _failure(exc)})
+    _ipython_display()
+    _registry.clear()
+    _RUN.clear()
+    _RUN.update(name=name, cells=cells, next=0, passed={}, errors={},
+                namespace={"__name__": "__main__", "display": lambda *args, **kwargs: None})
+    return json.dumps({"ok": True, "cells": len(cells)})
+
+
+def _made() -> dict:
+    return {s.identifier: s.verdict.value for s in _registry.statements()}
+
+
+def rerun_next() -> str:
+    """Run the next cell of the notebook begun by :func:`rerun_start`; JSON: the cell's number, how many there are,
+    the claims made so far (identifier -> verdict), whether the cell was passed over and why (one line)."""
+    if not _RUN:
+        return json.dumps({"ok": False, "error": "rerun: no notebook begun"})
+    k, cells = _RUN["next"], _RUN["cells"]
+    if k >= len(cells):
+        return json.dumps({"ok": True, "cell": k, "of": len(cells), "done": True, "made": _made()})
+    _RUN["next"] = k + 1
+    start = time.perf_counter()
+    why = ""
+    try:
+        exec(compile(cells[k], f"<{_RUN['name']}, cell {k + 1}>", "exec"), _RUN["namespace"])
+    except Exception as exc:  # noqa: BLE001 - a notebook's own failure, reported in one line
+        missing = exc.name if isinstance(exc, ImportError) else None
+        failed = {**_RUN["errors"], **_RUN["passed"]}
+        if missing in ABSENT:
+            why = f"cell {k + 1} needs {missing}, which this page does not have"
+            _RUN["passed"][k] = why
+        elif failed:  # likely for want of what an earlier cell would have made
+            why = f"cell {k + 1}: {_failure(exc)} (after cell {min(failed) + 1})"
+            _RUN["passed"][k] = why
+        else:
+            why = f"cell {k + 1}: {_failure(exc)}"
+            _RUN["errors"][k] = why
+    return json.dumps({"ok": True, "cell": k + 1, "of": len(cells), "done": k + 1 >= len(cells), "made": _made(),
+                       "passed": bool(why) and k in _RUN["passed"], "error": why if k in _RUN["errors"] else "",
+                       "why": why, "seconds": time.perf_counter() - start})
+
+
+def rerun_record(ident: str) -> str:
+    """The record and HTML of claim ``ident`` made by the re-run so far; JSON (``ok`` false if not made)."""
+    found = next((s for s in _registry.statements() if s.identifier == ident), None)
+    if found is None:
+        return json.dumps({"ok": False, "error": f"{ident}: not made by this re-run"})
+    return json.dumps({"ok": True, "record": found.record(timings=True), "html": _html(found)})
