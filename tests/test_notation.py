@@ -81,3 +81,12 @@ def test_an_index_that_is_more_than_an_index_is_printed_as_it_is():
     # a real j cannot index anything: left to the claim's own checks
     t = sp.Symbol("t", real=True)
     assert notation.free_indices_from_one(t + 1, t) == (t + 1, t)
+
+
+def test_printing_is_remembered_only_for_what_cannot_change():
+    e = (K[0, 0] + V[1, 1])**2
+    assert printing.latex(e) is printing.latex(e)  # an immutable expression: printed once
+    mutable = sp.Matrix([[1, 2]])
+    before = printing.latex(mutable)
+    mutable[0, 0] = 5
+    assert printing.latex(mutable) != before and "5" in printing.latex(mutable)

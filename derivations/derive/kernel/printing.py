@@ -424,7 +424,22 @@ def latex(expr) -> str:
     >>> latex(forms.gated(x, Q, K, V, derive.activation("relu")))
     'G_{\\\\mathrm{ReLU}}(x;\\\\, Q, K)'
     """
-    return DerivePrinter().doprint(expr)
+    if not isinstance(expr, sp.Basic):  # a mutable matrix may change: printed each time
+        return DerivePrinter().doprint(expr)
+    hit = _PRINTED.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    tex = DerivePrinter().doprint(expr)
+    if len(_PRINTED) >= _PRINTED_MOST:
+        _PRINTED.clear()
+    _PRINTED[id(expr)] = (expr, tex)
+    return tex
+
+
+#: what :func:`latex` printed, by the identity of the (immutable) expression, which it holds: a claim's sides are
+#: printed for its output, its record and its notebook's claim table, once
+_PRINTED: dict[int, tuple[object, str]] = {}
+_PRINTED_MOST = 20_000
 
 
 def equation(lhs, rhs) -> str:
