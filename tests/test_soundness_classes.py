@@ -2153,6 +2153,33 @@ def test_a_false_transcendental_identity_is_never_confirmed(lhs, rhs):
     assert identity(lhs(x), rhs(x)).result != "agrees"
 
 
+# what the second opinion knows of exp, sine and cosine read as uninterpreted functions (exp > 0, |sin|, |cos| ≤ 1,
+# sin² + cos² = 1 at one argument) confirms what follows from it, and nothing false that looks like it
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda x, y: x * (sp.sin(x) ** 2 + sp.cos(x) ** 2), lambda x, y: x),
+    (lambda x, y: sp.sin(x) ** 2 + sp.cos(x) ** 2 + sp.cos(y) ** 2, lambda x, y: 2 - sp.sin(y) ** 2),
+    (lambda x, y: sp.Max(0, sp.exp(x)), lambda x, y: sp.exp(x)),
+])
+def test_what_is_known_of_sine_cosine_and_exp_confirms_what_follows(lhs, rhs):
+    from derive.second import identity
+    x, y = sp.symbols("x y", real=True)
+    opinion = identity(lhs(x, y), rhs(x, y))
+    assert opinion.result == "agrees", opinion
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda x, y: sp.sin(x) ** 2 - sp.cos(x) ** 2, lambda x, y: sp.Integer(1)),   # a sign away from the identity
+    (lambda x, y: sp.sin(x) ** 2 + sp.cos(y) ** 2, lambda x, y: sp.Integer(1)),   # two arguments
+    (lambda x, y: sp.sin(2 * x) ** 2 + sp.cos(x) ** 2, lambda x, y: sp.Integer(1)),  # 2x and x
+    (lambda x, y: sp.Max(0, sp.sin(x)), lambda x, y: sp.sin(x)),                  # sine is not positive
+    (lambda x, y: sp.Min(1, sp.exp(x)), lambda x, y: sp.Integer(1)),               # exp is not ≥ 1
+])
+def test_what_is_known_of_sine_cosine_and_exp_confirms_nothing_false(lhs, rhs):
+    from derive.second import identity
+    x, y = sp.symbols("x y", real=True)
+    assert identity(lhs(x, y), rhs(x, y)).result != "agrees"
+
+
 @pytest.mark.parametrize("target, ok", [((sp.Integer(-1), -sp.Symbol("m", real=True)), True),
                                         ((sp.Integer(-1), -2 * sp.Symbol("m", real=True)), False),
                                         ((-sp.Symbol("m", real=True), sp.Integer(-1)), True)])

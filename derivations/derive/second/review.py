@@ -136,18 +136,28 @@ def _queries(t: Translator, facts, goals, inverses=None):
             result = z3.sat
         else:
             ms = min(time_left_ms(), ABSTRACT_MS) if t.abstract else time_left_ms()
-            s = z3.Solver()
-            s.set("rlimit", RLIMIT)
-            s.set("timeout", ms)
-            s.add(*prepared)
-            s.add(g)
-            result = s.check()
+            result, s = _check(prepared + [g], ms)
+            if result == z3.unknown and "incomplete" in s.reason_unknown():
+                # Z3's heuristics depend on every term its context has seen: asked in a context of its own, the
+                # same query gets the answer it gets in a fresh process
+                fresh = z3.Context()
+                result, s = _check([f.translate(fresh) for f in prepared + [g]], ms, fresh)
             _USED.append(ENGINE)
             if result == z3.unknown:
                 raise _Unknown(_limit_text(s.reason_unknown(), ms))
         if len(_SCRIPTS) < MAX_SCRIPTS:  # the query as translated, before Z3's own simplifier
             _SCRIPTS.append((tuple(parsed[:len(facts)]) + (asked,), ENGINE, str(result)))
         yield result
+
+
+def _check(formulas, ms: int, ctx=None):
+    """Z3's answer to the conjunction of ``formulas`` from a fresh solver (in ``ctx``), within its resource limit
+    and ``ms``; and the solver."""
+    s = z3.Solver(ctx=ctx)
+    s.set("rlimit", RLIMIT)
+    s.set("timeout", ms)
+    s.add(*formulas)
+    return s.check(), s
 
 
 def _nonzero(pair) -> str:

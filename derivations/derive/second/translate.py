@@ -382,6 +382,7 @@ class Translator:
         self.bound_facts: list = []  # a bound function's assumptions, at the values it is applied to
         self.inverses: dict = share.inverses if share else {}  # name of a reciprocal -> name of its symbol
         self.abstracted: set = set()  # the transcendental functions read as uninterpreted
+        self._trig: dict = {}  # argument -> its sine and cosine, read as uninterpreted (their squares add up to 1)
         self._decls: dict = share._decls if share else {}  # name -> SMT-LIB declaration
         self._ufs: dict = share._ufs if share else {}
         self._count = share._count if share else itertools.count()
@@ -619,7 +620,9 @@ class Translator:
                 return (f"({self.native[name]} {x})", None)
             if self.abstract and isinstance(e, sp.Function):
                 self.abstracted.add(name)
-                return self._applied(e)
+                out = self._applied(e)
+                self._known_of(name, e, out)
+                return out
             raise Outside(f"a transcendental function ({name})")
         raise Outside(f"the function {name}" if isinstance(e, sp.Function) else f"a {type(e).__name__} node")
 
@@ -742,6 +745,22 @@ class Translator:
         if facts:
             (self.bound_facts if e.func in self._functions else self.domain).extend(self._value_facts(value, facts))
         return value
+
+    def _known_of(self, name: str, e, out) -> None:
+        """What is true of the real function ``name`` at ``e``'s argument, kept beside its uninterpreted reading
+        (a true fact added, so ``unsat`` is still a proof): exp is positive; sine and cosine lie in [-1, 1], and
+        where both are applied to one argument their squares add up to 1."""
+        if self.complex_mode or out[1] is not None or len(e.args) != 1 or e.is_real is not True:
+            return
+        if name == "exp":
+            self.side.append(f"(> {out[0]} 0.0)")
+        elif name in ("sin", "cos"):
+            self.side.append(f"(<= -1.0 {out[0]} 1.0)")
+            pair = self._trig.setdefault(e.args[0], {})
+            pair[name] = out[0]
+            if len(pair) == 2 and not pair.get("both"):
+                pair["both"] = True
+                self.side.append(f"(= (+ (* {pair['sin']} {pair['sin']}) (* {pair['cos']} {pair['cos']})) 1.0)")
 
     def _applied(self, e):
         f = e.func
