@@ -232,7 +232,7 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
     entries = [(r.name, html.escape(page_title(r.name, t))) for r, t in zip(runs, titles)]
     search = search_index.SearchIndex()
     scripts = smtlib.write(tmp, runs)
-    try_page.write_notebooks(tmp, notebooks)  # what the try page re-runs, and the verdicts it compares with
+    try_page.write_notebooks(tmp, notebooks, titles)  # what the try page re-runs, and the verdicts it compares with
     written = []
     for k, (r, nb) in enumerate(notebooks):
         ready = pages.prepare(nb, graph, href, page_title(r.name, titles[k]), Path(r.source).parent, scripts)

@@ -181,13 +181,14 @@ def notebook_code(nb) -> list[str]:
             for cell in nb.cells if cell.cell_type == "code"]
 
 
-def write_notebooks(dest: str | os.PathLike, notebooks) -> Path:
-    """Write :data:`NOTEBOOKS` into the site folder ``dest``: for each ``(run, notebook)``, its title, its code
-    cells and the verdict each of its claims has on the site (what a re-run in the page is compared with)."""
-    from .pages import title_of
-
-    data = {run.name: {"title": title_of(nb, run.name), "cells": notebook_code(nb),
-                       "claims": {c["id"]: c["verdict"] for c in run.claims}} for run, nb in notebooks}
+def write_notebooks(dest: str | os.PathLike, notebooks, titles=None) -> Path:
+    """Write :data:`NOTEBOOKS` into the site folder ``dest``: for each ``(run, notebook)``, its title (from
+    ``titles``, else its name), its code cells and the verdict each of its claims has on the site (what a re-run
+    in the page is compared with)."""
+    names = list(titles) if titles is not None else [run.name for run, _ in notebooks]
+    data = {run.name: {"title": title, "cells": notebook_code(nb),
+                       "claims": {c["id"]: c["verdict"] for c in run.claims}}
+            for (run, nb), title in zip(notebooks, names)}
     target = Path(dest) / NOTEBOOKS
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
