@@ -43,6 +43,8 @@ class Family:
     def _repr_mimebundle_(self, include=None, exclude=None):
         records = self.records
         uses, paper = _shared(records, "uses"), _shared(records, "paper")
+        hows = {how(r) for r in records}
+        same_how = how(records[0]) if len(records) > 1 and len(hows) == 1 else ""  # said once, above the rows
         rows = []
         for label, s, r in zip(self.labels, self.statements, records):
             verdict = Verdict(r["verdict"])
@@ -50,14 +52,16 @@ class Family:
                         if not unexpected(r) else f'<div><strong>expected {r["expect"]}</strong></div>')
             own = [u for u in r["uses"] if u not in uses]
             notes = [render.second_badge(r)] + ([f'uses {", ".join(render.code(u) for u in own)}'] if own else [])
-            case = f"{html.escape(label)}<div class=\"derive-small\"><small>{render.code(r['id'])}</small></div>"
-            how_cell = render.folded(how(r)) + "".join(f'<div class="derive-small"><small>{n}</small></div>'
-                                                      for n in notes if n)
+            case = f"{html.escape(label)}<div class=\"derive-small\"><small>{_breakable(r['id'])}</small></div>"
+            how_cell = ("" if same_how else render.folded(how(r))) + "".join(
+                f'<div class="derive-small"><small>{n}</small></div>' for n in notes if n)
             rows.append((f' data-id="{html.escape(r["id"])}" data-verdict="{verdict.value}"',
                          [case, f'<div class="derive-claim-statement">{render.statement_html(s.body_tex())}</div>',
                           render.badge(verdict) + expected, how_cell]))
         counts = ", ".join(f"{n} {v}" for v, n in _counts(records))
         shared = [f"{len(records)} claims: {counts}"]
+        if same_how:
+            shared.append(f"each {html.escape(same_how)}")
         if uses:
             shared.append("each uses " + ", ".join(render.code(u) for u in uses))
         if paper:
@@ -65,7 +69,7 @@ class Family:
         head = (f'<div class="derive-claim-head"><strong>{html.escape(self.title)}</strong></div>'
                 f'<div class="derive-claim-how" style="font-size:85%;color:#57606a">{" · ".join(shared)}</div>')
         table = render.html_table(["case", "statement", "verdict", "how"], rows, kind="family",
-                                  labels=["", "", "", ""])
+                                  labels=["", "", "", ""], attrs=' data-same-how=""' if same_how else "")
         page = f'<div class="derive-family"><style>{render.FALLBACK_CSS}</style>{head}\n{table}</div>'
         data = {"text/html": page, "text/plain": str(self),
                 FAMILY_MIME: {"title": self.title, "labels": self.labels, "records": records}}
@@ -97,6 +101,15 @@ class Family:
 
     def __repr__(self):
         return f"<Family of {len(self)} claims: {self.title}>"
+
+
+def _breakable(ident: str) -> str:
+    """An identifier as code that a narrow column breaks after a dot or an underscore, not inside a word.
+
+    >>> _breakable("a.b_c")
+    '<code>a.<wbr>b_<wbr>c</code>'
+    """
+    return "<code>" + html.escape(ident).replace(".", ".<wbr>").replace("_", "_<wbr>") + "</code>"
 
 
 def _counts(records):
