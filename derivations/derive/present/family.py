@@ -10,11 +10,10 @@ import html
 import os
 
 from ..kernel.claims import Statement
-from ..kernel.describe import how, unexpected
+from ..kernel.describe import how, unexpected, verdict_counts
 from ..kernel.verdict import Verdict
 from . import render
 from .paper import record_of
-from .plain import unicode
 
 __all__ = ["FAMILY_MIME", "Family", "family"]
 
@@ -58,7 +57,7 @@ class Family:
             rows.append((f' data-id="{html.escape(r["id"])}" data-verdict="{verdict.value}"',
                          [case, f'<div class="derive-claim-statement">{render.statement_html(s.body_tex())}</div>',
                           render.badge(verdict) + expected, how_cell]))
-        counts = ", ".join(f"{n} {v}" for v, n in _counts(records))
+        counts = ", ".join(f"{n} {v}" for v, n in verdict_counts(records))
         shared = [f"{len(records)} claims: {counts}"]
         if same_how:
             shared.append(f"each {html.escape(same_how)}")
@@ -110,13 +109,6 @@ def _breakable(ident: str) -> str:
     '<code>a.<wbr>b_<wbr>c</code>'
     """
     return "<code>" + html.escape(ident).replace(".", ".<wbr>").replace("_", "_<wbr>") + "</code>"
-
-
-def _counts(records):
-    counts: dict[str, int] = {}
-    for r in records:
-        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
-    return list(counts.items())
 
 
 def family(statements, title: str, labels=None) -> Family:
