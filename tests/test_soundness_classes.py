@@ -2736,3 +2736,56 @@ def test_apply_refuses_a_function_whose_body_binds_a_symbol_of_the_sides():
     ch = chain("sound.apply_capture", (_OFF_MAT[i, 0], 0), assume=[i <= 1], expect=None)
     ch.step((f(_OFF_MAT[i, 0]), f(0)), rules.apply(f))
     assert ch.verdict is not Verdict.PROVED
+
+
+# -- an engine that does not keep its own limits: cvc5 runs in a process of its own, killed at its time ---------
+# cvc5 searches on past both its time and its resource limit on min(1, eˣ) = 1 (false at x < 0); a killed query
+# must cost no more than its time, and must leave nothing behind that a later query could read as its answer
+_CVC5_STUCK = "(declare-const x Real)(assert (not (= (ite (<= 1.0 (exp x)) 1.0 (exp x)) 1.0)))"
+
+
+def _fresh(body: str, tag: str) -> str:
+    """``body`` with a comment making it a query of its own (cvc5 answers a query once per process)."""
+    return f"; {tag}\n{body}"
+
+
+@pytest.mark.parametrize("ms", [200, 600, 1500])
+def test_a_cvc5_query_that_ignores_its_limits_is_stopped_at_its_time(ms):
+    from derive.second import cvc5
+    start = time.monotonic()
+    assert cvc5.check(_fresh(_CVC5_STUCK, f"stopped {ms}"), ms) == "unknown"
+    assert time.monotonic() - start < ms / 1000 + 2.0
+
+
+@pytest.mark.parametrize("first", ["killed", "interrupted", "answered"])
+def test_after_a_stopped_cvc5_query_each_later_query_gets_its_own_answer(first):
+    from derive.second import cvc5
+    if first == "killed":
+        killed = cvc5._CHILD.killed
+        assert cvc5.check(_fresh(_CVC5_STUCK, "before sat"), 300) == "unknown"
+        assert cvc5._CHILD.killed == killed + 1  # it did run past its limits, and its process went with it
+    elif first == "interrupted":  # the caller's budget ends while cvc5 is at it (the signal lands in the wait)
+        with pytest.raises(OutOfTime), time_budget(0.3):
+            cvc5.check(_fresh(_CVC5_STUCK, "interrupted"), 5000)
+    else:
+        assert cvc5.check("(declare-const x Real)(assert (< (exp x) 0.0))", 2000) == "unsat"
+    assert cvc5.check("(declare-const x Real)(assert (> (exp x) 2.0))", 2000) == "sat"
+    assert cvc5.check("(declare-const x Real)(assert (> x 0.0))(assert (< (exp x) 1.0))", 2000) == "unsat"
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda x: sp.Min(1, sp.exp(x)), lambda x: sp.Integer(1)),      # false at x < 0
+    (lambda x: sp.Max(-1, -sp.exp(x)), lambda x: sp.Integer(-1)),   # the same, negated
+    (lambda x: sp.Min(sp.exp(x), 1), lambda x: sp.exp(x)),          # false at x > 0
+])
+def test_the_second_opinion_on_exp_against_a_constant_keeps_to_the_budget(lhs, rhs):
+    from derive.second import identity
+    x = sp.Symbol("x", real=True)
+    start = time.monotonic()
+    try:
+        with time_budget(3):
+            opinion = identity(lhs(x), rhs(x))
+    except OutOfTime:
+        opinion = None
+    assert time.monotonic() - start < 5
+    assert opinion is None or opinion.result != "agrees", opinion

@@ -4,7 +4,8 @@ Where Z3 is outside its fragment (``exp``, ``sin``, ``cos``, π), cvc5's ``(set-
 real functions they are and decides many such queries by incremental linearisation. The script is parsed by
 cvc5's own reader (:class:`cvc5.InputParser` with a :class:`cvc5.SymbolManager`): this module knows nothing of
 SymPy, of Z3 or of the rest of derive. Every call has a time limit (``tlimit-per``, never more than it is given)
-and a deterministic resource limit (``rlimit-per``).
+and a deterministic resource limit (``rlimit-per``), and runs in a process of its own
+(:mod:`derive.second.cvc5_child`), killed when it runs past its time: cvc5 does not look at its limits everywhere.
 
 >>> check("(declare-const x Real)(assert (> x 0.0))(assert (not (> (exp x) 1.0)))")
 'unsat'
@@ -13,21 +14,39 @@ and a deterministic resource limit (``rlimit-per``).
 """
 from __future__ import annotations
 
+import atexit
+import importlib.metadata
+import json
+import os
 import re
+import select
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
 
-try:
-    import cvc5 as _cvc5
-except ImportError:  # a machine without it (the browser's Pyodide): the queries only cvc5 reads stay outside
-    _cvc5 = None
+
+def _version() -> str | None:
+    """cvc5's version where it is installed and a process can be started (not in the browser's Pyodide)."""
+    if sys.platform == "emscripten":
+        return None
+    try:
+        return importlib.metadata.version("cvc5")
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 __all__ = ["AVAILABLE", "ENGINE", "RLIMIT", "check", "script", "FUNCTIONS"]
 
 #: whether cvc5 can be asked here
-AVAILABLE = _cvc5 is not None
-ENGINE = f"cvc5 {getattr(_cvc5, '__version__', '')}".strip() if AVAILABLE else "cvc5 (not installed)"
+_VERSION = _version()
+AVAILABLE = _VERSION is not None
+ENGINE = f"cvc5 {_VERSION}" if AVAILABLE else "cvc5 (not installed)"
 #: cvc5's resource limit per query (deterministic): the suite's hardest decided query spends 640,000 units; a
 #: hopeless one (``sin² + cos² = 1``, which linearisation never closes) stops here after a few seconds
 RLIMIT = 800_000
+#: how long past its time limit a query may run before its process is killed (starting a new one costs ~0.1 s)
+GRACE_MS = 250
 _ANSWERS: dict = {}  # script -> (answer, the milliseconds it was given): one query is asked once per process
 #: the transcendental functions cvc5 reads natively, by SymPy's name -> SMT-LIB's
 FUNCTIONS = {"exp": "exp", "sin": "sin", "cos": "cos", "tan": "tan"}
@@ -65,20 +84,64 @@ def _renamed(body: str) -> str:
     return _QUOTED.sub(lambda m: names.setdefault(m.group(0), f"|v{len(names)}|"), body)
 
 
+class _Child:
+    """The one cvc5 process of this process, started when first asked and again after it was killed."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen | None = None
+        self.lock = threading.Lock()
+        self.killed = 0  #: how many queries ran past their time and took their process with them
+
+    def ask(self, script: str, ms: int) -> str:
+        with self.lock:
+            if self.process is None or self.process.poll() is not None:
+                self.process = subprocess.Popen(
+                    [sys.executable, "-P", str(Path(__file__).with_name("cvc5_child.py"))],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            question = json.dumps({"script": script, "ms": int(ms), "rlimit": RLIMIT}) + "\n"
+            try:
+                self.process.stdin.write(question.encode())
+                self.process.stdin.flush()
+                line = self._line(time.monotonic() + (ms + GRACE_MS) / 1000)
+            except (BrokenPipeError, OSError):
+                line = None
+            except BaseException:  # the caller's budget ran out (or ^C) mid-query: the process is still at it
+                self.stop()
+                raise
+            if line is None:  # past its time (or gone): killed, with whatever it was doing
+                self.stop()
+                self.killed += 1
+                return "unknown"
+        if line.startswith("error:"):
+            raise ValueError(f"cvc5 could not read the query ({line[len('error:'):].strip()[:80]})")
+        return line
+
+    def _line(self, deadline: float) -> str | None:
+        """The next line the process writes, or None when ``deadline`` passes first or the process ends."""
+        fd, got = self.process.stdout.fileno(), b""
+        while not got.endswith(b"\n"):
+            wait = deadline - time.monotonic()
+            if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+                return None
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                return None
+            got += chunk
+        return got.decode().strip()
+
+    def stop(self) -> None:
+        """Kill the process (a budget's signal may interrupt the wait for its end: it is then reaped later)."""
+        process, self.process = self.process, None
+        if process is not None:
+            process.kill()
+            for pipe in (process.stdin, process.stdout):
+                pipe.close()
+            process.wait()
+
+
+_CHILD = _Child()
+atexit.register(_CHILD.stop)
+
+
 def _ask(body: str, ms: int, logic: str) -> str:
-    tm = _cvc5.TermManager()
-    solver = _cvc5.Solver(tm)
-    solver.setOption("tlimit-per", str(int(ms)))
-    solver.setOption("rlimit-per", str(RLIMIT))
-    symbols = _cvc5.SymbolManager(tm)
-    parser = _cvc5.InputParser(solver, symbols)
-    parser.setStringInput(_cvc5.InputLanguage.SMT_LIB_2_6, script(body, logic), "query")
-    answer = "unknown"
-    while True:
-        command = parser.nextCommand()
-        if command.isNull():
-            break
-        out = command.invoke(solver, symbols).strip()
-        if out:
-            answer = out.split()[0]
-    return answer if answer in ("sat", "unsat") else "unknown"
+    return _CHILD.ask(script(body, logic), ms)

@@ -408,6 +408,8 @@ def identity(lhs, rhs, assume=(), engine=None) -> Opinion:
     """
     if engine not in ENGINES:
         raise ValueError(f"identity: engine must be one of {ENGINES}, got {engine!r}")
+    lhs, rhs = (side if isinstance(side, (sp.Basic, sp.MatrixBase)) else sp.sympify(side, strict=True)
+                for side in (lhs, rhs))  # a Python number is read as SymPy's (a string is refused)
     assume = tuple(assume)
     return _memo(("identity", lhs, rhs, assume, engine), "proved", lambda: _identity(lhs, rhs, assume, engine))
 
