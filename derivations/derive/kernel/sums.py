@@ -9,6 +9,8 @@ every sum and product held as it is, and writes out those whose limits are integ
 f(lo) + … + f(hi)`` (Karr's convention for ``hi < lo - 1``: ``-Σ_{i=hi+1}^{lo-1} f(i)``).
 
 >>> import sympy as sp
+
+from . import inverses
 >>> i, x = sp.Symbol("i", integer=True), sp.Symbol("x", real=True)
 >>> doit(sp.Sum(sp.KroneckerDelta(i, x), (i, 0, 2)))
 KroneckerDelta(0, x) + KroneckerDelta(1, x) + KroneckerDelta(2, x)
@@ -23,6 +25,8 @@ from __future__ import annotations
 import contextlib
 
 import sympy as sp
+
+from . import inverses
 
 __all__ = ["doit", "exact", "written_out", "MAX_TERMS"]
 
@@ -75,14 +79,16 @@ _depth = [0]  # how many `exact()` blocks are open
 def exact():
     """While the block runs, ``Sum.doit`` and ``Product.doit`` write out a sum at integer limits and hold any
     other: the kernel enters it while it checks a claim or a step, so that no value it reads (``lhs - rhs`` of
-    matrix expressions, which SymPy builds with ``doit``, included) comes from SymPy's summation. SymPy's own
-    behaviour is back once the outermost block is left."""
+    matrix expressions, which SymPy builds with ``doit``, included) comes from SymPy's summation. A determinant at a
+    size that may be 0 is read with its empty case meanwhile (:func:`derive.kernel.inverses.empty_sizes`). SymPy's
+    own behaviour is back once the outermost block is left."""
     if _depth[0] == 0:
         saved = sp.Sum.doit, sp.Product.doit
         sp.Sum.doit = sp.Product.doit = _doit
     _depth[0] += 1
     try:
-        yield
+        with inverses.empty_sizes():
+            yield
     finally:
         _depth[0] -= 1
         if _depth[0] == 0:
