@@ -506,7 +506,7 @@ def test_verdicts():
 def test_evidence_as_dict():
     ev = derive.Evidence(strategy="expand", detail="expand", seconds=0.123456)
     assert ev.as_dict() == {"strategy": "expand", "detail": "expand", "witness": {}, "residual": "",
-                            "enclosure": "", "seconds": 0.1235}
+                            "enclosure": "", "residual_tex": "", "seconds": 0.1235}
     assert "seconds" not in ev.as_dict(timings=False)
 
 

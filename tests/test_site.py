@@ -468,6 +468,7 @@ def index_math(sources: dict) -> tuple[int, int]:
         for claim in runs_from_files([path])[0].claims:
             claims += str(statement_markup(claim.get("statement", ""))).count("\\(") + bool(claim.get("assume_tex"))
             claims += count_math(claim.get("title") or "")
+            claims += bool(claim.get("residual_tex"))  # a refutation's residual, typeset in its "how"
     return index, claims
 
 

@@ -625,17 +625,24 @@ def _left(budget, start) -> float | None:
     return None if budget is None else budget - (time.perf_counter() - start)
 
 
+#: a residual's LaTeX longer than this is not kept for typesetting (its text, cut to a line, is); a rational one
+#: reads as its text
+_RESIDUAL_TEX = 400
+
+
 def _refutation(found, how, seconds) -> Evidence:
     cert = found.certificate
     shown = {str(k) if isinstance(k, sp.Symbol) else k.__name__: short_text(v) for k, v in found.witness.items()}
     where = "" if found.component is None else f" (component {found.component})"
-    residual = cert.value
+    plain = isinstance(found.residual, sp.Rational) or cert.value.startswith("an exact")  # reads as it is
+    tex = "" if plain else printing.latex(found.residual)
     return Evidence(
         strategy="exact witness",
         detail=("exact" if cert.method == "exact" else cert.method) + f", {how}{where}",
         witness=shown,
-        residual=residual,
+        residual=cert.value,
         enclosure=cert.enclosure,
+        residual_tex=tex if len(tex) <= _RESIDUAL_TEX else "",
         seconds=seconds,
     )
 

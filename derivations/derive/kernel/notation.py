@@ -180,4 +180,22 @@ def text(expr) -> str:
     >>> text(ElementwiseApplyFunction(sp.Lambda(t, sp.Function("sigma")(t)), x * K.T))
     'sigma(x*K.T)'
     """
-    return TextPrinter().doprint(expr)
+    return TextPrinter().doprint(_named_dummies(expr))
+
+
+def _named_dummies(expr):
+    """``expr`` with each dummy symbol (SymPy prints one as ``_j``) written by its name, where no other symbol of
+    ``expr`` has that name.
+
+    >>> j = sp.Dummy("j", integer=True)
+    >>> text(j <= sp.Symbol("r") - 1), text(j + sp.Symbol("j"))
+    ('j <= r - 1', '_j + j')
+    """
+    if not isinstance(expr, sp.Basic):
+        return expr
+    dummies = [s for s in expr.free_symbols if isinstance(s, sp.Dummy)]
+    if not dummies:
+        return expr
+    taken = [s.name for s in expr.free_symbols]
+    named = {d: sp.Symbol(d.name, **d.assumptions0) for d in dummies if taken.count(d.name) == 1}
+    return expr.xreplace(named) if named else expr

@@ -14,7 +14,7 @@ import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from . import sums, wellformed
+from . import notation, sums, wellformed
 from .inverses import cancelling, needs
 from .budget import OutOfTime, time_budget
 from . import budget as _budget
@@ -753,7 +753,7 @@ def piecewise_cases(diff, assume=()):
         if name is None:
             return None
         used.add(name)
-    names = ", ".join(sp.sstr(c) for c in conditions)
+    names = ", ".join(notation.text(c) for c in conditions)
     return f"cases on {names}: {2 ** len(conditions)} cases, each by {', '.join(sorted(used))}"
 
 

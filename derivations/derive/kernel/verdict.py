@@ -56,7 +56,8 @@ class Evidence:
     ``strategy`` names the rule or strategy (``"expand"``, ``"sign-split"``, ``"exact witness"`` ...);
     ``detail`` is one human sentence; ``witness`` maps symbol names to exact values (as strings);
     ``residual`` is the exact value of ``lhs - rhs`` at the witness (a string), ``enclosure`` the
-    certified interval that excludes zero when the residual is not rational; ``seconds`` the time spent.
+    certified interval that excludes zero when the residual is not rational, ``residual_tex`` the residual in
+    LaTeX for pages that typeset it (``""`` when too long to show); ``seconds`` the time spent.
     """
 
     strategy: str = ""
@@ -64,6 +65,7 @@ class Evidence:
     witness: dict[str, str] = field(default_factory=dict)
     residual: str = ""
     enclosure: str = ""
+    residual_tex: str = ""
     seconds: float = 0.0
     attempts: tuple[str, ...] = ()
 
@@ -74,6 +76,7 @@ class Evidence:
             "witness": dict(self.witness),
             "residual": self.residual,
             "enclosure": self.enclosure,
+            "residual_tex": self.residual_tex,
         }
         if timings:
             out["seconds"] = round(self.seconds, 4)

@@ -52,7 +52,7 @@ class Family:
             own = [u for u in r["uses"] if u not in uses]
             notes = [render.second_badge(r)] + ([f'uses {", ".join(render.code(u) for u in own)}'] if own else [])
             case = f"{html.escape(label)}<div class=\"derive-small\"><small>{_breakable(r['id'])}</small></div>"
-            how_cell = ("" if same_how else render.folded(how(r))) + "".join(
+            how_cell = ("" if same_how else render.how_html(r)) + "".join(
                 f'<div class="derive-small"><small>{n}</small></div>' for n in notes if n)
             rows.append((f' data-id="{html.escape(r["id"])}" data-verdict="{verdict.value}"',
                          [case, f'<div class="derive-claim-statement">{render.statement_html(s.body_tex())}</div>',

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COLUMN", "width", "split_top", "broken", "aligned", "fits"]
+__all__ = ["COLUMN", "width", "split_top", "broken", "aligned", "fits", "preview"]
 
 #: the column of a statement, in characters of typeset math (the claims page and a notebook's output at 1280 px)
 COLUMN = 78
@@ -271,3 +271,61 @@ def aligned(rows: list[str]) -> str:
 def fits(rows: list[str], room: float = COLUMN) -> bool:
     """Whether the rows of a layout, set as one ``aligned``, fit in ``room`` characters."""
     return table_width(rows) <= room
+
+
+_MATRIX = re.compile(r"\\left(\[|\(|\\\{)\\begin\{matrix\}.*\\end\{matrix\}\\right(\]|\)|\\\})", re.S)
+
+
+def _elided(side: str, room: float) -> str:
+    r"""``side`` when it fits in ``room``; else a matrix as its brackets around ``\cdots``, anything else as
+    ``\cdots``."""
+    if width(side) <= room:
+        return side
+    whole = _MATRIX.fullmatch(side)
+    if whole:
+        return rf"\left{whole.group(1)} \cdots \right{whole.group(2)}"
+    return r"\cdots"
+
+
+def _first_rows(tex: str, room: float, narrower: float) -> str:
+    """The first rows of ``tex`` laid out in ``narrower``, as many as fit on one line of ``room`` before ``⋯``
+    (not the last: a preview shows less than the whole)."""
+    rows = [re.sub(r"^\\q?quad\b", "", row.replace("&", "").strip()).strip() for row in broken(tex, narrower)]
+    shown = ""
+    for row in rows[:-1]:
+        longer = f"{shown} {row}".strip()
+        if width(longer + r" \quad \cdots") > room:
+            break
+        shown = longer
+    return shown
+
+
+def preview(tex: str, room: float = COLUMN) -> str:
+    r"""What a statement too wide for ``room`` shows before it is opened: the first row of its layout
+    (:func:`broken`) followed by ``\cdots``, or, when that row alone is too wide, the statement with each side
+    too wide for its share of the room written ``\cdots`` (a matrix keeps its brackets); ``""`` when nothing
+    of it fits.
+
+    >>> row = r"\left[\begin{matrix}" + " & ".join(["a_{1} + a_{2}"] * 30) + r"\end{matrix}\right]"
+    >>> preview(row + r" = x K^{T}")
+    '\\left[ \\cdots \\right] = x K^{T}'
+    >>> preview("y = " + " + ".join(f"x_{{{k}}}" for k in range(1, 60)), 30)
+    'y = x_{1} + x_{2} + x_{3} + x_{4} + x_{5} + x_{6} + x_{7} \\quad \\cdots'
+    >>> preview(r"\begin{aligned} & a = b && \text{by }" + r",\ ".join(["c := 1"] * 9) + r"\\ &= c\end{aligned}", 30)
+    'a = b \\quad \\cdots'
+    """
+    chain = re.fullmatch(r"\\begin\{aligned\}(.*)\\end\{aligned\}", tex.strip(), flags=re.S)
+    if chain:  # its first step, without its justification
+        first = split_top(split_top(chain.group(1), r"\\\\")[0], "&&")[0].replace("&", "").strip()
+        return first + r" \quad \cdots" if width(first) + 3 <= room else ""
+    shown = max((_first_rows(tex, room, part * room) for part in (1, 0.6, 0.4)), key=width)
+    if shown:
+        return shown + r" \quad \cdots"
+    sides = split_top(tex.strip(), r" (=|\\neq|\\leq|\\geq|<|>) ")
+    share = room / max(len(sides), 1)
+    parts = [_elided(sides[0], share)]
+    for side in sides[1:]:
+        relation, _, rest = side.partition(" ")
+        parts.append(f"{relation} {_elided(rest, share)}")
+    out = " ".join(parts)
+    return out if width(out) <= room and out.strip() != r"\cdots" else ""

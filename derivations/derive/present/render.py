@@ -69,6 +69,8 @@ TYPESET = "mjx-container, .MathJax, .MathJax_Display, .MathJax_SVG, .katex"
 #: (a browser without ``:has`` shows both)
 FALLBACK_CSS = (f".derive-claim-statement:has({TYPESET}) > .derive-plain {{ display: none; }} "
                 f".derive-claim-statement:not(:has({TYPESET})) > .derive-tex {{ display: none; }} "
+                f".derive-residual:has({TYPESET}) > .derive-plain {{ display: none; }} "
+                f".derive-residual:not(:has({TYPESET})) > .derive-tex {{ display: none; }} "
                 ".derive-plain { font-family: serif; font-size: 110%; overflow-wrap: anywhere; padding: 4px 0; }")
 
 
@@ -85,8 +87,8 @@ def statement_html(tex: str) -> str:
     plain = f'<div class="derive-plain tex2jax_ignore">{html.escape(unicode(tex))}</div>'
     if layout.fits(rows):
         return f'{plain}<div class="derive-tex">$$ {html.escape(layout.aligned(rows))} $$</div>'
-    first = rows[0].replace("&", "").strip() if len(rows) > 1 and layout.fits(rows[:1]) else ""
-    preview = rf"\(\displaystyle {html.escape(first)} \quad \cdots\) " if first else ""
+    first = layout.preview(tex)
+    preview = rf"\(\displaystyle {html.escape(first)}\) " if first else ""
     return (f'{plain}<details class="derive-tex derive-full"><summary>{preview}<span class="derive-show">show in full'
             f'</span></summary>$$ {html.escape(layout.aligned(rows))} $$</details>')
 
@@ -99,7 +101,7 @@ def mimebundle(record: dict, body_tex: str) -> dict:
     """
     verdict = Verdict(record["verdict"])
     expect = record.get("expect")
-    notes = [_plain_html(how(record))]
+    notes = [how_html(record, None)]
     if record["uses"]:
         notes.append("uses " + ", ".join(code(u) for u in record["uses"]))
     if record.get("paper"):
@@ -133,7 +135,36 @@ def mimebundle(record: dict, body_tex: str) -> dict:
 FOLD = 90
 
 
-def folded(text: str, limit: int = FOLD) -> str:
+def how_html(record: dict, limit: int | None = FOLD) -> str:
+    r"""How a claim's verdict was obtained (:func:`derive.kernel.describe.how`) as HTML: folded when longer than
+    ``limit`` (:func:`folded`; ``None``: never), with a refutation's residual typeset where the record has it in
+    LaTeX (its text kept for viewers that do not typeset).
+
+    >>> rec = {"verdict": "refuted", "witness": {"a": "1"}, "residual": "1/(1 + E)", "enclosure": "[0.27 +/- 1e-3]",
+    ...        "detail": "arb, 64 bits", "residual_tex": r"\frac{1}{1 + e}"}
+    >>> print(how_html(rec))
+    <span class="tex2jax_ignore">refuted at a = 1: residual </span><span class="derive-residual"><span class="derive-plain tex2jax_ignore">1/(1 + E)</span><span class="derive-tex">\(\frac{1}{1 + e}\)</span></span><span class="tex2jax_ignore"> ∈ [0.27 +/- 1e-3] (arb, 64 bits)</span>
+    """
+    text = how(record)
+    residual = (record.get("residual") or "", record.get("residual_tex") or "")
+    if limit is None:
+        return _with_residual(text, residual)
+    return folded(text, limit, residual)
+
+
+def _with_residual(text: str, residual: tuple[str, str]) -> str:
+    """Plain ``text`` as HTML, its first ``residual {value}`` written as math where ``residual`` has its LaTeX."""
+    value, tex = residual
+    mark = f"residual {value}"
+    if not tex or not value or mark not in text:
+        return _plain_html(text)
+    before, after = text.split(mark, 1)
+    shown = (f'<span class="derive-residual"><span class="derive-plain tex2jax_ignore">{html.escape(value)}</span>'
+             f'<span class="derive-tex">\\({html.escape(tex)}\\)</span></span>')
+    return _plain_html(before + "residual ") + shown + (_plain_html(after) if after else "")
+
+
+def folded(text: str, limit: int = FOLD, residual: tuple[str, str] = ("", "")) -> str:
     """Plain text as HTML; when longer than ``limit``, a ``<details>`` whose summary says the verdict's gist.
 
     A refutation keeps its certificate in the summary and folds the witness (``refuted at …: exact residual
@@ -145,7 +176,7 @@ def folded(text: str, limit: int = FOLD) -> str:
     True
     """
     if len(text) <= limit:
-        return _plain_html(text)
+        return _with_residual(text, residual)
     m = re.match(r"refuted at (.+?): ((?:exact )?residual .*)$", text, flags=re.S)
     if m:
         summary, rest = f"refuted: {m.group(2)}", f"witness: {m.group(1)}"
@@ -153,8 +184,8 @@ def folded(text: str, limit: int = FOLD) -> str:
         cut = text.rfind(" ", 0, limit)
         cut = cut if cut > limit // 2 else limit
         summary, rest = text[:cut] + " …", text
-    return (f'<details class="derive-fold"><summary>{_plain_html(summary)}</summary>'
-            f'{_plain_html(rest)}</details>')
+    return (f'<details class="derive-fold"><summary>{_with_residual(summary, residual)}</summary>'
+            f'{_with_residual(rest, residual)}</details>')
 
 
 #: JupyterLab right-aligns the cells of HTML outputs (for numbers); text reads better from the left
@@ -197,7 +228,7 @@ def table_html(records: list[dict]) -> str:
                     else f'<div class="derive-expected"><strong>expected {r["expect"]}</strong></div>')
         uses = ", ".join(code(u) for u in r["uses"]) or "—"
         attrs = f' data-id="{html.escape(r["id"])}" data-verdict="{verdict.value}"'
-        rows.append((attrs, [code(r["id"]), badge(verdict) + expected, folded(how(r)), uses]))
+        rows.append((attrs, [code(r["id"]), badge(verdict) + expected, how_html(r), uses]))
     return html_table(["claim", "verdict", "how", "uses"], rows, kind="claims")
 
 
@@ -208,6 +239,8 @@ def second_badge(record: dict) -> str:
 
     >>> second_badge({"second_opinion": {"result": "agrees", "why": "for d, m ≤ 2"}})
     '<span class="derive-second tex2jax_ignore" data-second="agrees">Z3 ✓ for d, m ≤ 2</span>'
+    >>> second_badge({"second_opinion": {"result": "agrees", "why": "unsat of lhs ≠ rhs (1 component)"}})
+    '<span class="derive-second tex2jax_ignore" data-second="agrees" title="unsat of lhs ≠ rhs (1 component)">Z3 ✓</span>'
     >>> second_badge({"second_opinion": {"result": "outside fragment", "why": "a transcendental function (erf)"}}).endswith(
     ...     ">Z3: outside the fragment — a transcendental function (erf)</span>")
     True
@@ -219,14 +252,50 @@ def second_badge(record: dict) -> str:
         return ""
     why = html.escape(op["why"])
     if op["result"] == "agrees":
-        text, _, uninterpreted = op["why"].partition(" with ")
-        scope = " " + text[text.index("for "):] if text.startswith("for ") or ", for " in text else ""
-        mark = "Z3 ✓" + html.escape(scope + (" with " + uninterpreted if uninterpreted else ""))
+        mark = html.escape(_agreement(op["why"]))
     elif op["result"] == "disagrees":
         mark = f"<b>Z3 ✗ disagrees</b> — {why}"
     else:
         mark = f"Z3: {'outside the fragment' if op['result'] == 'outside fragment' else op['result']} — {why}"
-    return f'<span class="derive-second tex2jax_ignore" data-second="{html.escape(op["result"])}">{mark}</span>'
+    said = op["result"] != "agrees" or mark == html.escape("Z3 ✓ " + op["why"])
+    title = "" if said else f' title="{why}"'  # what the few words leave out, on hover
+    return (f'<span class="derive-second tex2jax_ignore" data-second="{html.escape(op["result"])}"{title}>'
+            f'{mark}</span>')
+
+
+_SCOPE = re.compile(r"for ([^;()]*?)(?= and every value| \(| with |;|$)")
+_FREE = re.compile(r"with ([\w, ]+?) uninterpreted|\(cvc5, ([\w, ]+?) as real functions\)")
+
+
+def _agreement(why: str) -> str:
+    """The second opinion's agreement in a few words: the sizes it read (each once), which functions it left
+    uninterpreted, and whether cvc5 read some as the real functions.
+
+    >>> _agreement("every step (3), for d, r = 1 (each matrix entry by entry); for r = 1 (each matrix entry by entry)")
+    'Z3 ✓ every step (3), for d, r = 1; r = 1'
+    >>> _agreement("for r = 1 and every value of k there (each matrix entry by entry) with exp uninterpreted; "
+    ...            "for r = 2 and every value of i, k, l there (each matrix entry by entry) (cvc5, E, exp as real functions)")
+    'Z3 ✓ for r = 1; r = 2, with exp uninterpreted, and cvc5 with E, exp as the real functions'
+    >>> _agreement("unsat of lhs ≠ rhs (1 component)"), _agreement("for d, m ≤ 2")
+    ('Z3 ✓', 'Z3 ✓ for d, m ≤ 2')
+    """
+    steps = re.match(r"every step \(\d+\)", why)
+    scopes = list(dict.fromkeys(m.group(1).strip() for m in _SCOPE.finditer(why)))
+    uninterpreted, native = [], []
+    for m in _FREE.finditer(why):
+        names = [n.strip() for n in (m.group(1) or m.group(2)).split(",")]
+        (uninterpreted if m.group(1) else native).extend(n for n in names if n)
+    out = "Z3 ✓"
+    if steps:
+        out += " " + steps.group(0) + ("," if scopes else "")
+    if scopes:
+        out += " for " + "; ".join(scopes)
+    if uninterpreted:
+        out += (", " if scopes or steps else " ") + "with " + ", ".join(dict.fromkeys(uninterpreted)) + " uninterpreted"
+    if native:
+        out += (", and " if scopes or steps or uninterpreted else " ") + "cvc5 with " + ", ".join(
+            dict.fromkeys(native)) + " as the real functions"
+    return out
 
 
 def statement_bundle(statement) -> tuple[dict, dict]:

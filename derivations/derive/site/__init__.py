@@ -113,7 +113,7 @@ def _write_static(dest: Path, exp, mathjax: Path) -> None:
     (dest / "static").mkdir(parents=True)
     extra = (STATIC / "jupyter-extra.css").read_text(encoding="utf-8")
     (dest / "static" / "jupyter.css").write_text(pages.lab_css(exp) + extra, encoding="utf-8")
-    for name in ("mathjax-config.js", "site.js"):
+    for name in ("mathjax-config.js", "site.js", "favicon.svg"):
         shutil.copy2(STATIC / name, dest / "static" / name)
     css = (STATIC / "site.css").read_text(encoding="utf-8") + _status_css()
     (dest / "static" / "site.css").write_text(css, encoding="utf-8")
@@ -322,8 +322,8 @@ def statement_markup(tex: str) -> Markup:
     """
     rows = layout.broken(tex)
     if not layout.fits(rows):
-        first = rows[0].replace("&", "").strip() if len(rows) > 1 and layout.fits(rows[:1]) else ""
-        preview = _piece(first + r" \quad \cdots") + " " if first else ""
+        first = layout.preview(tex)
+        preview = _piece(first) + " " if first else ""
         return Markup(f'<details class="derive-full"><summary>{preview}<span class="derive-show">show in full</span>'
                       f'</summary>{_piece(layout.aligned(rows))}</details>')
     if len(rows) == 1:
@@ -373,7 +373,7 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title, scr
             rows.append({
                 "group": step if k == 0 else None, "search": " ".join(
                     [c["id"], r.name, c["verdict"], SHORT[status], c.get("title") or "", how]).lower(),
-                "how_html": Markup(render.folded(how, HOW_LONG)),
+                "how_html": Markup(render.how_html(c, HOW_LONG)),
                 "id": c["id"], "anchor": None if c["id"] in seen else f"claim-{c['id']}",
                 "href": href(c["id"]) if node.notebook == r.name else pages.page_name(r.name),
                 "page": pages.page_name(r.name), "notebook": r.name, "title": c.get("title") or "",
