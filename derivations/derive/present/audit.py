@@ -114,7 +114,7 @@ class Audit:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         rows = [(f' data-item="{html.escape(r["item"])}"', [html.escape(c) for c in self._cells(r)]) for r in self.rows]
-        table = render.html_table(_HEAD, rows, kind="audit")
+        table = render.html_table(_HEAD, rows, kind="audit", labels=["", ""] + _HEAD[2:])  # a card per item on a phone
         return {"text/html": table, "text/plain": str(self), AUDIT_MIME: [self._cells(r) for r in self.rows]}, {}
 
     def json(self) -> list[dict]:

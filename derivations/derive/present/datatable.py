@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import sympy as sp
 
 from . import render
+from .plain import unicode_text
 from ..kernel.validate import require_inert_tex
 from ..kernel.verdict import Verdict
 
@@ -106,8 +107,9 @@ class DataTable:
         return {"head": [t for _, t in self.head], "rows": [[t for _, t in row] for row in self.rows]}
 
     def _repr_mimebundle_(self, include=None, exclude=None):
+        labels = [""] + [unicode_text(t) for _, t in self.head[1:]]  # on a phone, a card per row (the labels are text)
         body = render.html_table([h for h, _ in self.head], [("", [c for c, _ in row]) for row in self.rows],
-                                 kind=self.kind)
+                                 kind=self.kind, labels=labels)
         return {"text/html": body, "text/plain": str(self), DATA_MIME: self.data()}, {}
 
     def __str__(self):

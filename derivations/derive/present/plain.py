@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["unicode"]
+__all__ = ["unicode", "unicode_text"]
 
 _TEX = [  # spacing and sizing dropped, markup unwrapped, the innermost first
     (r"\\(?:left|right|displaystyle|textstyle|big|Big|bigg|Bigg|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])", ""),
@@ -75,3 +75,16 @@ def unicode(tex: str) -> str:
     text = text.replace("\\", "").replace("{", "").replace("}", "").replace("\x00", "_")
     text = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", text))
     return " ".join(text.split())
+
+
+_INLINE = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
+
+
+def unicode_text(text: str) -> str:
+    r"""Text with inline math (``$…$`` or ``\(…\)``), each piece of math written in Unicode (:func:`unicode`):
+    for a place that shows text only (a label drawn by CSS, a tooltip).
+
+    >>> unicode_text(r"$S$, every $\sigma$"), unicode_text(r"scaling, \(\alpha > 0\)")
+    ('S, every σ', 'scaling, α > 0')
+    """
+    return _INLINE.sub(lambda m: unicode(m.group(1) or m.group(2)), text)
