@@ -335,6 +335,8 @@ def _item_rows(runs, graph: ClaimGraph, rows: list[dict]) -> list[dict]:
     """The claims page's groups: each notebook, then its claims by paper item (exercises and examples last)."""
     by_id = {}
     groups = []
+    homes = {i.id: i.step for i in paper.ITEMS}
+    anchored = set()
     for row in rows:
         if row["group"]:
             groups.append({"step": row["group"], "items": [], "graph": row["group"].get("graph")})
@@ -342,9 +344,17 @@ def _item_rows(runs, graph: ClaimGraph, rows: list[dict]) -> list[dict]:
         item = paper.item_of({"id": row["id"], "paper": row.get("paper")})
         if item not in by_id:
             label = next((f"{i.id} · {i.label}" for i in paper.ITEMS if i.id == item), "Exercises and examples")
-            by_id[item] = {"id": f"item-{item}" if item else None, "label": label, "claims": [], "key": item}
+            step = groups[-1]["step"]["number"]
+            if item and homes.get(item) != step:  # an item of another step, which this one uses or shows again
+                label += f" (an item of {'step ' if homes[item][0].isdigit() else ''}{homes[item]})"
+            by_id[item] = {"id": None, "label": label, "claims": [], "key": item, "home": homes.get(item) == step}
             groups[-1]["items"].append(by_id[item])
         by_id[item]["claims"].append(row)
+    shown = [i for g in groups for i in g["items"] if i["key"]]
+    for entry in sorted(shown, key=lambda i: not i["home"]):  # an item's anchor: where it is stated, else first
+        if entry["key"] not in anchored:
+            entry["id"] = f"item-{entry['key']}"
+            anchored.add(entry["key"])
     for g in groups:  # the paper's items in its order, then the claims of no item
         g["items"].sort(key=lambda i: (i["key"] is None, [x.id for x in paper.ITEMS].index(i["key"])
                                        if i["key"] else 0))

@@ -114,9 +114,25 @@ function deriveMarkScrolls() {
     if (room && el.getBoundingClientRect().width > room + 1) el.classList.add("derive-scrolls", "derive-scrolls-inline");
   });
 }
+// Punctuation right after inline math stays on its line ("for $a$." never leaves the "." alone on the next one).
+function deriveKeepPunctuation() {
+  document.querySelectorAll('mjx-container:not([display="true"])').forEach(function (el) {
+    var next = el.nextSibling;
+    if (!next || next.nodeType !== 3 || (el.parentElement && el.parentElement.classList.contains("derive-nobreak"))) return;
+    var m = /^[.,;:!?)\]]+/.exec(next.data);
+    if (!m) return;
+    var span = document.createElement("span");
+    span.className = "derive-nobreak";
+    el.parentNode.insertBefore(span, el);
+    span.appendChild(el);
+    span.appendChild(document.createTextNode(m[0]));
+    next.data = next.data.slice(m[0].length);
+  });
+}
+function deriveAfterTypeset() { deriveKeepPunctuation(); deriveMarkScrolls(); }
 (function wait() {  // once now, again when MathJax has typeset the page, and after math typeset on scrolling
   deriveMarkScrolls();
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(deriveMarkScrolls);
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(deriveAfterTypeset);
   else setTimeout(wait, 50);
 })();
 (function () {
@@ -124,7 +140,7 @@ function deriveMarkScrolls() {
   var again = null;
   function later() {  // math that scrolled into view is typeset a moment later
     clearTimeout(pending); clearTimeout(again);
-    pending = setTimeout(deriveMarkScrolls, 150); again = setTimeout(deriveMarkScrolls, 700);
+    pending = setTimeout(deriveAfterTypeset, 150); again = setTimeout(deriveAfterTypeset, 700);
   }
   window.addEventListener("scroll", later, { passive: true });
   window.addEventListener("resize", later);
