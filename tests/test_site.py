@@ -540,8 +540,8 @@ def test_tiny_site_links_every_claim_to_its_rerun_in_the_try_page(browser, tiny_
                                                  for line in cell.splitlines())
     page = browser.new_page(viewport={"width": 390, "height": 900})
     for name, places in SMTLIB_LINKS.items():
-        page.goto((site / name).as_uri())
         for ident in records:
+            page.goto(f"{(site / name).as_uri()}#claim-{ident}")  # as a link to the claim opens it (and its fold)
             for place in places:
                 links = page.locator(place.format(id=ident) + " a.derive-rerun")
                 assert links.count() == 1, (name, ident, place)
@@ -560,8 +560,8 @@ def test_tiny_site_links_each_confirmed_claim_to_its_smtlib_script_beside_its_ve
     for width in (1280, 390):
         page = browser.new_page(viewport={"width": width, "height": 900})
         for name, places in SMTLIB_LINKS.items():
-            page.goto((site / name).as_uri())
             for ident in records:
+                page.goto(f"{(site / name).as_uri()}#claim-{ident}")  # as a link to the claim opens it
                 for place in places:
                     links = page.locator(place.format(id=ident) + " a.derive-smtlib")
                     if ident not in confirmed:
@@ -678,6 +678,7 @@ def test_math_is_typeset_as_it_scrolls_into_view(browser, tiny_site):
     page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
     page.evaluate("MathJax.startup.promise.then(() => true)")
     assert page.evaluate("window.deriveTypesetAll") is False
+    page.locator("details.claims-step-body > summary").first.click()  # a step's claims start folded: open them
     last = page.locator("article[id='claim-tiny.top'] .cc-statement mjx-container").last
     last.scroll_into_view_if_needed()
     page.wait_for_function("""() => { const m = [...document.querySelectorAll("article[id='claim-tiny.top'] .cc-statement mjx-container")];

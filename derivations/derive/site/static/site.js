@@ -24,6 +24,9 @@
       if (head && head.tagName === "H3") head.hidden = !any;
     });
     count.textContent = words.length || second ? shown + " shown" : "";
+    if (words.length || second) {  // what a filter keeps is shown: every step's claims open
+      document.querySelectorAll("details.claims-step-body").forEach(function (d) { d.open = true; });
+    }
   };
   box.addEventListener("input", apply);
   if (pick) {
@@ -35,6 +38,11 @@
     }
   }
 })();
+
+// Printed, or with ?typeset=all in the address, every step's claims are open.
+if (window.deriveTypesetAll) {
+  document.querySelectorAll("details.claims-step-body").forEach(function (d) { d.open = true; });
+}
 
 // Each step's summary on the index shows two lines; a click shows it whole.
 document.querySelectorAll(".derive-step-summary").forEach(function (summary) {
@@ -156,11 +164,13 @@ if (window.innerWidth < 1100) {
 function deriveOpenTarget() {
   var id = decodeURIComponent(location.hash.slice(1));
   var target = id && document.getElementById(id);
+  var opened = false;
   for (var e = target; e; e = e.parentElement) {
-    if (e.tagName === "DETAILS" && !e.open) e.open = true;
+    if (e.tagName === "DETAILS" && !e.open) { e.open = true; opened = true; }
   }
   var fold = target && target.querySelector("details.derive-table-fold");
   if (fold) fold.open = true;
+  if (opened) target.scrollIntoView();  // it was folded when the browser looked for it
 }
 window.addEventListener("hashchange", deriveOpenTarget);
 deriveOpenTarget();
