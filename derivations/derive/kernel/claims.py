@@ -286,13 +286,22 @@ class Claim(Statement):
         """The divisors' nonzero conditions that neither the symbols' assumptions nor ``assume`` settle."""
         return _wellformed.unmet_conditions(self._denominators(), self.assume)
 
-    def body_tex(self) -> str:
-        """The equation checked, printed from lhs and rhs (as written, then what they stand for: ``where``)."""
+    def body_tex(self, said: str = "") -> str:
+        """The equation checked, printed from lhs and rhs (as written, then what they stand for: ``where``).
+
+        ``said``: text beside the statement (a family's case, ``"d = 2, m = 2"``); a definition it already says
+        (``d = 2``) is not said again after ``where``.
+        """
         if not self.definitions:  # a free index counted from 1, unless an assumption names it
             named = set().union(*(sp.sympify(c).free_symbols for c in self.assume)) if self.assume else set()
             return printing.equation(*notation.free_indices_from_one(self.lhs, self.rhs, fixed=named))
+        told = {" ".join(part.split()) for part in said.split(",")}
+        sides = [_definition_sides(k, v) for k, v in self.definitions]
+        kept = [pair for pair in sides if f"{notation.text(pair[0])} = {notation.text(pair[1])}" not in told]
+        if not kept:
+            return printing.equation(*self.shown)
         return printing.equation(*self.shown) + r"\quad \text{where } " + r",\ ".join(
-            printing.equation(*_definition_sides(k, v)) for k, v in self.definitions)
+            printing.equation(*pair) for pair in kept)
 
     def objects(self) -> list:
         return [self.lhs, self.rhs]

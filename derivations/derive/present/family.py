@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import os
 
-from ..kernel.claims import Statement
+from ..kernel.claims import Claim, Statement
 from ..kernel.describe import how, unexpected, verdict_counts
 from ..kernel.verdict import Verdict
 from . import render
@@ -55,7 +55,7 @@ class Family:
             how_cell = ("" if same_how else render.how_html(r)) + "".join(
                 f'<div class="derive-small"><small>{n}</small></div>' for n in notes if n)
             rows.append((f' data-id="{html.escape(r["id"])}" data-verdict="{verdict.value}"',
-                         [case, f'<div class="derive-claim-statement">{render.statement_html(s.body_tex())}</div>',
+                         [case, f'<div class="derive-claim-statement">{render.statement_html(_body(s, label))}</div>',
                           render.badge(verdict) + expected, how_cell]))
         counts = ", ".join(f"{n} {v}" for v, n in verdict_counts(records))
         shared = [f"{len(records)} claims: {counts}"]
@@ -144,3 +144,10 @@ def family(statements, title: str, labels=None) -> Family:
     if len(labels) != len(statements) or not all(isinstance(x, str) for x in labels):
         raise ValueError(f"family: {len(statements)} claims need as many labels (strings), got {len(labels)}")
     return Family(statements, title, labels)
+
+
+def _body(statement, label: str) -> str:
+    """A row's statement, without the values its case already says (a claim's ``where``)."""
+    if isinstance(statement, Claim):
+        return statement.body_tex(said=label)
+    return statement.body_tex()  # a chain: its steps as they are
