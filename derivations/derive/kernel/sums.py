@@ -9,8 +9,6 @@ every sum and product held as it is, and writes out those whose limits are integ
 f(lo) + … + f(hi)`` (Karr's convention for ``hi < lo - 1``: ``-Σ_{i=hi+1}^{lo-1} f(i)``).
 
 >>> import sympy as sp
-
-from . import inverses
 >>> i, x = sp.Symbol("i", integer=True), sp.Symbol("x", real=True)
 >>> doit(sp.Sum(sp.KroneckerDelta(i, x), (i, 0, 2)))
 KroneckerDelta(0, x) + KroneckerDelta(1, x) + KroneckerDelta(2, x)
