@@ -29,11 +29,8 @@ needs Q.invertible(A), which neither the symbols' assumptions nor assume give (a
 'proved'
 
 A determinant SymPy gives for every size as if the size were at least 1 (``det 0 = 0`` for the zero matrix and
-``det J = 0`` for the matrix of ones) is read by the kernel with its empty case where the size may be 0: the
-determinant of the 0×0 matrix is 1 (:func:`with_empty_case`). That reading holds while the kernel checks a claim or
-a step (:func:`empty_sizes`, entered by :func:`derive.kernel.sums.exact`); elsewhere SymPy's own value stands, and a
-side built with ``sympy.det(ZeroMatrix(k, k))`` arrives as the ``0`` SymPy made of it (a statement ``0 = 0``), as
-``x/x`` arrives as ``1``. Write ``Determinant(…)`` to have the kernel read it.
+``det J = 0`` for the matrix of ones) is read with its empty case where the size may be 0: the determinant of the
+0×0 matrix is 1 (:func:`with_empty_case`).
 
 SymPy's scalar arithmetic is left as it is: ``x/x`` is ``1`` and ``0/x`` is ``0`` before any claim sees them
 (build such a side under ``with sympy.evaluate(False):`` to have its divisor checked). What a claim shows on the
@@ -61,7 +58,6 @@ _SYMPY_DOUBLE_INVERSE = _inverse.Inverse._eval_inverse
 _SYMPY_INVERSE_DET = _inverse.Inverse._eval_determinant
 _SYMPY_POW_ENTRY = _matpow.MatPow._entry
 _SYMPY_ONES_DET = sp.OneMatrix._eval_determinant
-_SYMPY_ZERO_DET = sp.ZeroMatrix._eval_determinant
 _SYMPY_BC_INVERSE = _blockmatrix.bc_inverse
 _depth = [0]  # how many `cancelling()` blocks are open
 _holding = [0]  # how many entries of expressions whose parts may cancel against each other are being written out
@@ -295,9 +291,9 @@ def with_empty_case(value, size):
     case: the 0×0 matrix has determinant 1 (the empty product). A size known positive keeps ``value``.
 
     >>> k = sp.Symbol("k", integer=True, nonnegative=True)
-    >>> with_empty_case(sp.S.Zero, k)
+    >>> sp.det(sp.ZeroMatrix(k, k))
     Piecewise((1, Eq(k, 0)), (0, True))
-    >>> with_empty_case(sp.S.Zero, k + 1)
+    >>> sp.det(sp.ZeroMatrix(k + 1, k + 1))
     0
     """
     size = sp.sympify(size)
@@ -316,8 +312,7 @@ def _ones_det(self):
     """The determinant of the matrix of ones: 1 for the 0×0 and the 1×1 one, 0 for every larger size.
 
     >>> k = sp.Symbol("k", integer=True, nonnegative=True)
-    >>> with empty_sizes():
-    ...     sp.det(sp.OneMatrix(k, k))
+    >>> sp.det(sp.OneMatrix(k, k))
     Piecewise((1, Eq(k, 0) | Eq(k, 1)), (0, True))
     """
     value = _SYMPY_ONES_DET(self)  # 1 when known 1×1, 0 when known not 1×1, else unevaluated
@@ -329,33 +324,6 @@ def _ones_det(self):
             return sp.Piecewise((sp.S.One, sp.Or(sp.Eq(self.rows, 0), sp.Eq(self.rows, 1))), (sp.S.Zero, True))
         return sp.Piecewise((sp.S.One, sp.Eq(self.rows, 1)), (sp.S.Zero, True))
     return value
-
-
-_sizes_depth = [0]  # how many `empty_sizes()` blocks are open
-
-
-@contextlib.contextmanager
-def empty_sizes():
-    """While the block runs, the determinant of a zero matrix or of the matrix of ones whose size may be 0 is read
-    with its empty case (:func:`with_empty_case`); SymPy's own value (0 for every size) is back once the outermost
-    block is left.
-
-    >>> k = sp.Symbol("k", integer=True, nonnegative=True)
-    >>> sp.det(sp.ZeroMatrix(k, k))
-    0
-    >>> with empty_sizes():
-    ...     sp.det(sp.ZeroMatrix(k, k))
-    Piecewise((1, Eq(k, 0)), (0, True))
-    """
-    if _sizes_depth[0] == 0:
-        sp.ZeroMatrix._eval_determinant, sp.OneMatrix._eval_determinant = _zero_det, _ones_det
-    _sizes_depth[0] += 1
-    try:
-        yield
-    finally:
-        _sizes_depth[0] -= 1
-        if _sizes_depth[0] == 0:
-            sp.ZeroMatrix._eval_determinant, sp.OneMatrix._eval_determinant = _SYMPY_ZERO_DET, _SYMPY_ONES_DET
 
 
 def _derive_inverse(expr, x):
@@ -376,11 +344,14 @@ def _bc_inverse(expr):
 
 
 def install():
-    """Make SymPy keep the inverses it is given (done once, when derive is imported). SymPy's rule functions
+    """Make SymPy keep the inverses it is given, and read a size that may be 0 with its empty case (done once,
+    when derive is imported). SymPy's rule functions
     (``matmul.combine_powers``, ``matmul.any_zeros``) stay its own for whoever calls them by name; only the
     canonicalisation that builds a product applies derive's."""
     if getattr(_matmul.canonicalize, "sympy", None) is not None:
         return
+    sp.ZeroMatrix._eval_determinant = _zero_det  # SymPy: 0 for every size, but det of the 0×0 matrix is 1
+    sp.OneMatrix._eval_determinant = _ones_det
     from sympy.tensor.array.expressions.arrayexpr_derivatives import array_derive
     ours = {_SYMPY_COMBINE: _keep_inverses, _SYMPY_ZEROS: _keep_zero_products}
     _matmul.rules = tuple(ours.get(rule, rule) for rule in _matmul.rules)

@@ -24,8 +24,6 @@ import contextlib
 
 import sympy as sp
 
-from . import inverses
-
 __all__ = ["doit", "exact", "written_out", "MAX_TERMS"]
 
 #: a sum or product over more terms than this is held, not written out
@@ -77,16 +75,14 @@ _depth = [0]  # how many `exact()` blocks are open
 def exact():
     """While the block runs, ``Sum.doit`` and ``Product.doit`` write out a sum at integer limits and hold any
     other: the kernel enters it while it checks a claim or a step, so that no value it reads (``lhs - rhs`` of
-    matrix expressions, which SymPy builds with ``doit``, included) comes from SymPy's summation. A determinant at a
-    size that may be 0 is read with its empty case meanwhile (:func:`derive.kernel.inverses.empty_sizes`). SymPy's
-    own behaviour is back once the outermost block is left."""
+    matrix expressions, which SymPy builds with ``doit``, included) comes from SymPy's summation. SymPy's own
+    behaviour is back once the outermost block is left."""
     if _depth[0] == 0:
         saved = sp.Sum.doit, sp.Product.doit
         sp.Sum.doit = sp.Product.doit = _doit
     _depth[0] += 1
     try:
-        with inverses.empty_sizes():
-            yield
+        yield
     finally:
         _depth[0] -= 1
         if _depth[0] == 0:

@@ -62,8 +62,11 @@ def script(body: str, logic: str = "ALL", expect: str | None = None) -> str:
 def check(body: str, ms: int = 2000, logic: str = "ALL") -> str:
     """cvc5's answer to the declarations and assertions ``body`` (SMT-LIB 2.6 text, without ``set-logic`` or
     ``check-sat``): ``sat``, ``unsat`` or ``unknown`` (a limit, or an incomplete procedure), within ``ms``."""
+    if isinstance(ms, bool) or not isinstance(ms, (int, float)) or ms != ms or ms == float("inf"):
+        raise ValueError(f"cvc5.check: ms must be a finite number of milliseconds, got {ms!r:.40}")
     if ms <= 0:
         return "unknown"
+    ms = max(1, int(ms))  # cvc5 reads a time limit of 0 as none
     key = (_renamed(body), logic)
     known, given = _ANSWERS.get(key, (None, 0))
     if known is not None and (known != "unknown" or ms <= given):
@@ -76,10 +79,17 @@ def check(body: str, ms: int = 2000, logic: str = "ALL") -> str:
 _QUOTED = re.compile(r"\|[^|]*\|")
 
 
+#: a declaration or binding of a name written without bars (``x`` and ``|x|`` are one symbol in SMT-LIB)
+_BARE = re.compile(r"\((?:declare-(?:const|fun)|define-fun)\s+[^|\s()]|\(\(\s*[^|\s()]+\s+[A-Z(]")
+
+
 def _renamed(body: str) -> str:
     """``body`` with every quoted name (every symbol, function and bound variable the translator declares) renamed
     ``|v0|, |v1|, …`` in the order of its first appearance: two queries that differ only in their names (the same
-    step about entry M₁₁ and about M₁₂) are one question, with one answer."""
+    step about entry M₁₁ and about M₁₂) are one question, with one answer. A body that declares or binds a name
+    without bars is kept as it is (renaming ``|x|`` beside a bare ``x`` would make two symbols of one)."""
+    if _BARE.search(body):
+        return body
     names: dict = {}
     return _QUOTED.sub(lambda m: names.setdefault(m.group(0), f"|v{len(names)}|"), body)
 
@@ -90,7 +100,8 @@ class _Child:
     def __init__(self) -> None:
         self.process: subprocess.Popen | None = None
         self.lock = threading.Lock()
-        self.killed = 0  #: how many queries ran past their time and took their process with them
+        self.killed = 0  #: how many queries ran past their time (or answered amiss) and took their process along
+        self.asked = 0  #: questions asked so far: each answer names the question it answers
 
     def ask(self, script: str, ms: int) -> str:
         with self.lock:
@@ -98,26 +109,29 @@ class _Child:
                 self.process = subprocess.Popen(
                     [sys.executable, "-P", str(Path(__file__).with_name("cvc5_child.py"))],
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            question = json.dumps({"script": script, "ms": int(ms), "rlimit": RLIMIT}) + "\n"
+            self.asked += 1
+            ident = str(self.asked)
+            question = json.dumps({"id": ident, "script": script, "ms": int(ms), "rlimit": RLIMIT}) + "\n"
             try:
                 self.process.stdin.write(question.encode())
                 self.process.stdin.flush()
-                line = self._line(time.monotonic() + (ms + GRACE_MS) / 1000)
+                line = self._line(time.monotonic() + (ms + GRACE_MS) / 1000, ident)
             except (BrokenPipeError, OSError):
                 line = None
             except BaseException:  # the caller's budget ran out (or ^C) mid-query: the process is still at it
                 self.stop()
                 raise
-            if line is None:  # past its time (or gone): killed, with whatever it was doing
-                self.stop()
+            if line is None or not (line in _ANSWERS_GIVEN or line.startswith("error:")):
+                self.stop()  # past its time, gone, or saying what no answer says: killed, with whatever it was doing
                 self.killed += 1
                 return "unknown"
         if line.startswith("error:"):
             raise ValueError(f"cvc5 could not read the query ({line[len('error:'):].strip()[:80]})")
         return line
 
-    def _line(self, deadline: float) -> str | None:
-        """The next line the process writes, or None when ``deadline`` passes first or the process ends."""
+    def _line(self, deadline: float, ident: str) -> str | None:
+        """The answer to question ``ident`` (its line, without the id), or None when ``deadline`` passes first, the
+        process ends, or it answers another question."""
         fd, got = self.process.stdout.fileno(), b""
         while not got.endswith(b"\n"):
             wait = deadline - time.monotonic()
@@ -127,7 +141,8 @@ class _Child:
             if not chunk:
                 return None
             got += chunk
-        return got.decode().strip()
+        said, _, reply = got.decode(errors="replace").strip().partition(" ")
+        return reply.strip() if said == ident and got.count(b"\n") == 1 else None
 
     def stop(self) -> None:
         """Kill the process (a budget's signal may interrupt the wait for its end: it is then reaped later)."""
@@ -139,6 +154,8 @@ class _Child:
             process.wait()
 
 
+#: the answers a query can get (anything else from the process stops it: its answer is "unknown")
+_ANSWERS_GIVEN = ("sat", "unsat", "unknown")
 _CHILD = _Child()
 atexit.register(_CHILD.stop)
 

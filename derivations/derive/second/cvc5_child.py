@@ -1,12 +1,15 @@
 """The process cvc5 runs in: one JSON question per line on stdin, one answer per line on stdout.
 
 Started by :mod:`derive.second.cvc5` as ``python -P cvc5_child.py`` (``-P``: this folder, which holds a module
-named ``cvc5``, is not put on the path). A question is ``{"script": …, "ms": …, "rlimit": …}``; the answer is
-``sat``, ``unsat`` or ``unknown``, or ``error: <one line>``. The parent kills this process when a query runs past
+named ``cvc5``, is not put on the path). A question is ``{"id": …, "script": …, "ms": …, "rlimit": …}``; the answer
+is its ``id``, then ``sat``, ``unsat`` or ``unknown``, or ``error: <one line>``. Answers go to a copy of the standard
+output made before cvc5 is loaded; the standard output itself is sent to the standard error, so nothing cvc5 prints
+can pass for an answer. The parent kills this process when a query runs past
 its time: cvc5 does not look at its own limits everywhere (``Min(1, exp(x)) = 1`` searches on past both), and a
 killed process keeps nothing of it. It imports nothing of derive, and ends when its parent does.
 """
 import json
+import os
 import sys
 
 
@@ -43,16 +46,21 @@ def answer(cvc5, script: str, ms: int, rlimit: int) -> str:
 
 def main() -> None:
     _die_with_parent()
+    sys.stdout.flush()
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")  # the answers' own channel
+    os.dup2(2, 1)  # whatever else writes to the standard output (cvc5's own printing) goes to the standard error
     import cvc5
 
     for line in sys.stdin:
+        ident = ""
         try:
             question = json.loads(line)
+            ident = str(question["id"])
             reply = answer(cvc5, question["script"], question["ms"], question["rlimit"])
         except Exception as error:  # noqa: BLE001 - the parent gets every failure as one line
             reply = "error: " + " ".join(f"{type(error).__name__}: {error}".split())
-        sys.stdout.write(reply + "\n")
-        sys.stdout.flush()
+        replies.write(f"{ident} {reply}\n")
+        replies.flush()
 
 
 if __name__ == "__main__":

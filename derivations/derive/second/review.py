@@ -110,11 +110,11 @@ def _cvc5_queries(t: Translator, facts, goals):
         body = t.script(list(facts) + [g])
         answer = _cvc5.check(body, time_left_ms())
         _USED.append(_cvc5.ENGINE)
-        if answer == "unknown":
+        if answer not in ("sat", "unsat"):  # only the two answers decide anything
             raise _Unknown("cvc5 gave up or ran out of its limit")
         if len(_SCRIPTS) < MAX_SCRIPTS:
             _SCRIPTS.append((_cvc5.script(body, "ALL", answer), _cvc5.ENGINE))
-        yield z3.sat if answer == "sat" else z3.unsat
+        yield z3.unsat if answer == "unsat" else z3.sat
 
 
 def _queries(t: Translator, facts, goals, inverses=None):
