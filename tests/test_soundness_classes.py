@@ -1605,6 +1605,60 @@ def test_block_collapse_of_an_inverse_of_a_block_diagonal_ends_with_the_inverses
     assert block_collapse(sp.Inverse(BlockDiagMatrix(A2, B3))) == BlockDiagMatrix(A2.I, B3.I)
 
 
+def test_block_collapse_asked_for_by_name_cancels_as_sympy_does_everywhere_it_is_exported():
+    from sympy.matrices.expressions import blockmatrix
+    from sympy.matrices.expressions.blockmatrix import BlockDiagMatrix
+    X = BlockDiagMatrix(_AN, _BN)
+    for collapse in (sp.block_collapse, sp.matrices.block_collapse, sp.matrices.expressions.block_collapse,
+                     blockmatrix.block_collapse):
+        assert isinstance(collapse(X.I * X), sp.Identity)
+    assert X.I * X != sp.Identity(2 * n)  # built, the product keeps its inverse
+
+
+def _blocks_needing_inverses():
+    from sympy.matrices.expressions.blockmatrix import BlockMatrix
+    Z = sp.ZeroMatrix(n, n)
+    return [
+        (BlockMatrix([[_AN, _BN]]) * BlockMatrix([[_AN.I], [Z]]), sp.Identity(n), [_AN]),
+        (BlockMatrix([[_AN.I * _AN, Z], [Z, _BN * _BN.I]]), sp.Identity(2 * n), [_AN, _BN]),
+        (BlockMatrix([[_AN, Z]]) * BlockMatrix([[_AN.I * _BN], [_BN]]), _BN, [_AN]),
+    ]
+
+
+@pytest.mark.parametrize("k", range(3))
+def test_a_block_product_with_inverses_still_needs_them_though_block_collapse_cancels(k):
+    lhs, rhs, inverted = _blocks_needing_inverses()[k]
+    held = claim(f"sound.blocks_need.{k}", lhs, rhs).prove()
+    assert held.verdict is not Verdict.PROVED
+    assert all(f"Q.invertible({X})" in held.evidence.detail for X in inverted), held.evidence.detail
+    given = claim(f"sound.blocks_given.{k}", lhs, rhs, assume=[sp.Q.invertible(X) for X in inverted]).prove()
+    assert given.verdict is not Verdict.REFUTED
+
+
+@pytest.mark.parametrize("rhs", [
+    lambda D: D,  # SymPy's block_collapse alone gives diag(A, B) for Inverse(diag(A, B))
+    lambda D: D.T,
+    lambda D: sp.Identity(2 * n),
+], ids=["itself", "transpose", "identity"])
+def test_the_inverse_of_a_block_diagonal_is_never_proved_to_be_the_matrix_itself(rhs):
+    from sympy.matrices.expressions.blockmatrix import BlockDiagMatrix
+    D = BlockDiagMatrix(_AN, _BN)
+    assume = [sp.Q.invertible(D), sp.Q.invertible(_AN), sp.Q.invertible(_BN)]
+    assert claim("sound.block_inverse", sp.Inverse(D), rhs(D), assume=assume).prove().verdict is not Verdict.PROVED
+    assert claim("sound.block_inverse_true", sp.Inverse(D), BlockDiagMatrix(_AN.I, _BN.I),
+                 assume=assume).prove().verdict is Verdict.PROVED
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda I, Z: sp.BlockMatrix([[I, Z], [Z, I]]), lambda: sp.Identity(2 * n)),
+    (lambda I, Z: sp.BlockMatrix([[_AN, Z], [Z, _AN]]), lambda: sp.Identity(2 * n)),
+    (lambda I, Z: sp.BlockMatrix([[Z, I], [I, Z]]) - sp.Identity(2 * n), lambda: sp.ZeroMatrix(2 * n, 2 * n)),
+], ids=["identity", "diagonal", "difference"])
+def test_a_block_matrix_of_symbolic_block_sizes_beside_a_whole_matrix_is_a_verdict_not_a_crash(lhs, rhs):
+    result = claim("sound.block_entry", lhs(sp.Identity(n), sp.ZeroMatrix(n, n)), rhs()).prove()
+    assert result.verdict is Verdict.UNPROVEN, result.evidence.detail
+
+
 @pytest.mark.parametrize("lhs, written, rhs", [
     (lambda: _AN**2 * _AN.I**3, lambda: sp.MatMul(_AN**2, _AN.I**3), _AN.I),  # a cancelled inverse leaves another
     (lambda: _BN * _AN * _AN.I * _AN.T.I, lambda: sp.MatMul(_BN, _AN, _AN.I, _AN.T.I), _BN * _AN.T.I),

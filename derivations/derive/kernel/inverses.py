@@ -14,6 +14,7 @@ divisor: ``0*A.I`` stays ``0·A⁻¹``), ``(A^a)^b`` is ``A^(ab)`` only for an i
 
 The kernel cancels inverses only inside :func:`cancelling`, which it enters once that check has passed, that is
 once the assumptions make every inverse of the statement invertible; SymPy's own rules then apply unchanged.
+``block_collapse`` called by name applies them too (:func:`_collapsing`): a rewriting asked for, like ``simplify``.
 
 >>> import derive, sympy as sp
 >>> n = sp.Symbol("n", integer=True, positive=True)
@@ -343,6 +344,18 @@ def _bc_inverse(expr):
     return _SYMPY_BC_INVERSE(expr)
 
 
+def _collapsing(block_collapse):
+    """``block_collapse``, asked for by name, with SymPy's own rules (``A⁻¹A = I`` for each block): like
+    ``sympy.simplify`` on a scalar ``x/x``, it is a rewriting its caller asks for, and a claim given its result shows
+    that result as its statement. The kernel calls it only on statements whose inverses exist."""
+    @functools.wraps(block_collapse)
+    def collapse(expr):
+        with cancelling():
+            return block_collapse(expr)
+    collapse.sympy = block_collapse
+    return collapse
+
+
 def install():
     """Make SymPy keep the inverses it is given, and read a size that may be 0 with its empty case (done once,
     when derive is imported). SymPy's rule functions
@@ -371,3 +384,6 @@ def install():
     _inverse.Inverse._eval_determinant = _inverse_det
     array_derive.register(_inverse.Inverse)(_derive_inverse)
     _blockmatrix.bc_inverse = _bc_inverse
+    collapse = _collapsing(_blockmatrix.block_collapse)
+    for module in (_blockmatrix, sp.matrices.expressions, sp.matrices, sp):
+        module.block_collapse = collapse
