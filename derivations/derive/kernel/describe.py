@@ -4,6 +4,8 @@ What ``derive check`` prints, what an ``ExpectationError`` says and what every r
 """
 from __future__ import annotations
 
+import re
+
 import sympy as sp
 
 from .notation import text as expr_text
@@ -12,8 +14,44 @@ from .verdict import Verdict
 __all__ = ["how", "unexpected", "verdict_counts", "shorten", "statement_text"]
 
 
+_ENTRY = re.compile(r"^(?P<name>[A-Za-z]\w*?)_(?:\{(?P<i>\d+),(?P<j>\d+)\}|(?P<k>\d+))$")
+
+
 def _witness_text(record: dict) -> str:
-    parts = [f"{k} = {v}" for k, v in record["witness"].items()]
+    r"""A witness as text: the entries ``K_{i,j}`` of a matrix (and ``x_i`` of a row) that it gives in full are
+    written as that matrix (row), as :func:`derive.matrix` and :func:`derive.row` name them; anything else as given.
+
+    >>> _witness_text({"witness": {"K_{1,1}": "2", "K_{1,2}": "-1", "K_{2,1}": "0", "K_{2,2}": "1",
+    ...                            "x_1": "1", "x_2": "-1", "a": "1/2", "y_2": "3"}})
+    'K = [[2, -1], [0, 1]], x = [1, -1], a = 1/2, y_2 = 3'
+    """
+    witness = record["witness"]
+    groups: dict[str, dict] = {}
+    for key in witness:
+        m = _ENTRY.match(key)
+        if m:
+            index = (int(m["i"]), int(m["j"])) if m["i"] else (1, int(m["k"]))
+            groups.setdefault(m["name"], {})[index] = key
+    whole = {}
+    for name, entries in groups.items():
+        rows = max(i for i, _ in entries)
+        cols = max(j for _, j in entries)
+        one_kind = len({_ENTRY.match(key)["i"] is None for key in entries.values()}) == 1
+        full = min(min(index) for index in entries) >= 1 and len(entries) == rows * cols > 1
+        if one_kind and full and name not in witness:
+            whole[name] = [[witness[entries[(i, j)]] for j in range(1, cols + 1)] for i in range(1, rows + 1)]
+    parts, said = [], set()
+    for key, value in witness.items():
+        m = _ENTRY.match(key)
+        name = m["name"] if m else None
+        if name not in whole:
+            parts.append(f"{key} = {value}")
+        elif name not in said:
+            said.add(name)
+            rows = whole[name]
+            shown = ("[" + ", ".join(rows[0]) + "]" if _ENTRY.match(key)["i"] is None
+                     else "[" + ", ".join("[" + ", ".join(row) + "]" for row in rows) + "]")
+            parts.append(f"{name} = {shown}")
     return ", ".join(parts)
 
 
