@@ -261,7 +261,7 @@ def test_refute_matrix_names_the_component():
     x = derive.row("x", 2)
     cl = claim("demo.components", x, sp.ImmutableMatrix([[x[0], 2 * x[1]]])).refute()
     assert cl.verdict is Verdict.REFUTED
-    assert cl.evidence.detail == "exact, searched witness (component (0, 1))"
+    assert cl.evidence.detail == "exact, searched witness (component (1, 2))"
 
 
 @pytest.mark.parametrize("value", [1, Fraction(1, 1), sp.Integer(1), sp.Rational(3, 2)])

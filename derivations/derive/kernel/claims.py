@@ -387,7 +387,7 @@ class Claim(Statement):
             name, detail, tried = _strategies.prove_zero(comp, names, budget)
             attempts.extend(tried)
             if name is None:
-                where = "" if index is None else f" at component {index}"
+                where = "" if index is None else f" at component {_witness.component_name(index)}"
                 attempts.append(f"failed{where}")
                 need = _cases.wanted(comp, lambda e: _strategies.prove_zero(e, names, budget)[0] is not None)
                 return None, "", attempts, need
@@ -642,7 +642,7 @@ _RESIDUAL_TEX = 400
 def _refutation(found, how, seconds) -> Evidence:
     cert = found.certificate
     shown = {str(k) if isinstance(k, sp.Symbol) else k.__name__: short_text(v) for k, v in found.witness.items()}
-    where = "" if found.component is None else f" (component {found.component})"
+    where = "" if found.component is None else f" (component {_witness.component_name(found.component)})"
     plain = isinstance(found.residual, sp.Rational) or cert.value.startswith("an exact")  # reads as it is
     tex = "" if plain else printing.latex(found.residual)
     return Evidence(

@@ -18,7 +18,7 @@ from .certify import Certificate, certify_nonzero
 from .wellformed import Inexact, defined, inexact, real_entries
 
 __all__ = [
-    "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "function_problem", "components",
+    "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "function_problem", "components", "component_name",
     "undefined_functions", "evaluate_at", "residual_at", "search", "sample", "stand_ins_for", "certify_witness",
 ]
 
@@ -176,6 +176,16 @@ def components(diff):
     if isinstance(diff, sp.MatrixBase):
         return [((i, j), diff[i, j]) for i in range(diff.rows) for j in range(diff.cols)]
     return [(None, diff)]
+
+
+def component_name(index: tuple[int, int]) -> str:
+    """A component's row and column as a reader counts them, from 1.
+
+    >>> component_name((0, 2))
+    '(1, 3)'
+    """
+    i, j = index
+    return f"({i + 1}, {j + 1})"
 
 
 def undefined_functions(expr) -> list:

@@ -19,6 +19,9 @@ __all__ = ["FAMILY_MIME", "Family", "family"]
 
 #: the MIME type of a family's records: ``{"title": …, "records": [record, …], "labels": [label, …]}``
 FAMILY_MIME = "application/vnd.derive.family+json"
+#: the statement column of a family's table, in characters of typeset math (about 380 px at 1280): a statement
+#: wider than it breaks at its relations (:func:`derive.present.layout.broken`)
+COLUMN = 34
 
 
 def _shared(records, key: str) -> list:
@@ -50,12 +53,12 @@ class Family:
             expected = ("" if not r.get("expect") else '<div class="derive-small"><small>as expected</small></div>'
                         if not unexpected(r) else f'<div><strong>expected {r["expect"]}</strong></div>')
             own = [u for u in r["uses"] if u not in uses]
-            notes = [render.second_badge(r)] + ([f'uses {", ".join(render.code(u) for u in own)}'] if own else [])
+            notes = [render.second_badge(r)] + ([f'uses {", ".join(_breakable(u) for u in own)}'] if own else [])
             case = f"{html.escape(label)}<div class=\"derive-small\"><small>{_breakable(r['id'])}</small></div>"
             how_cell = ("" if same_how else render.how_html(r)) + "".join(
                 f'<div class="derive-small"><small>{n}</small></div>' for n in notes if n)
             rows.append((f' data-id="{html.escape(r["id"])}" data-verdict="{verdict.value}"',
-                         [case, f'<div class="derive-claim-statement">{render.statement_html(_body(s, label))}</div>',
+                         [case, f'<div class="derive-claim-statement">{render.statement_html(_body(s, label), COLUMN)}</div>',
                           render.badge(verdict) + expected, how_cell]))
         counts = ", ".join(f"{n} {v}" for v, n in verdict_counts(records))
         shared = [f"{len(records)} claims: {counts}"]

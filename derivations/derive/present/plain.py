@@ -11,9 +11,10 @@ sizing are dropped, markup unwrapped, scripts written with Unicode's sub- and su
 """
 from __future__ import annotations
 
+import html
 import re
 
-__all__ = ["unicode", "unicode_text"]
+__all__ = ["scripts_html", "unicode", "unicode_text"]
 
 _TEX = [  # spacing and sizing dropped, markup unwrapped, the innermost first
     (r"\\(?:left|right|displaystyle|textstyle|big|Big|bigg|Bigg|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])", ""),
@@ -88,3 +89,24 @@ def unicode_text(text: str) -> str:
     ('S, every σ', 'scaling, α > 0')
     """
     return _INLINE.sub(lambda m: unicode(m.group(1) or m.group(2)), text)
+
+
+#: a name with its indices: ``Q_{1,2}``, or ``x_1`` where it is no part of an identifier (``gl_r.unit_1a``)
+_NAME_SCRIPT = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z][A-Za-z0-9]*)_(?:\{([^{}]+)\}|([0-9]+)(?![A-Za-z0-9_.]))")
+_POWER = re.compile(r"\*\*(\(?-?[0-9A-Za-z/]+\)?)")
+
+
+def scripts_html(text: str) -> str:
+    r"""Plain text (a "how" the kernel wrote, with names as SymPy prints them) as HTML that reads as the paper
+    writes: an entry's name with its indices below (``Q_{1,2}`` as Q<sub>1,2</sub>, ``x_1`` as x<sub>1</sub>),
+    ``**`` as a superscript and ``*`` as a centred dot. Everything else is escaped as it is.
+
+    >>> scripts_html("by sign split on Q_{1,1}*x_1 + Q_{2,1}*x_2, a**2 < b")
+    'by sign split on Q<sub>1,1</sub>·x<sub>1</sub> + Q<sub>2,1</sub>·x<sub>2</sub>, a<sup>2</sup> &lt; b'
+    >>> scripts_html("by instance of gl_r.unit_2 with M_{1,1} := alpha; tiny_name = 1, x_1a")
+    'by instance of gl_r.unit_2 with M<sub>1,1</sub> := alpha; tiny_name = 1, x_1a'
+    """
+    out = html.escape(text, quote=False)
+    out = _POWER.sub(lambda m: f"<sup>{m.group(1)}</sup>", out)
+    out = out.replace("*", "·")
+    return _NAME_SCRIPT.sub(lambda m: f"{m.group(1)}<sub>{m.group(2) or m.group(3)}</sub>", out)

@@ -15,7 +15,7 @@ from ..kernel.describe import how
 from ..kernel.verdict import Verdict
 from . import layout
 from .paper import record_of
-from .plain import unicode
+from .plain import scripts_html, unicode
 
 __all__ = ["MIME", "TABLE_MIME", "STYLE", "badge", "plain_markdown", "statement_html", "mimebundle", "folded", "html_table",
            "table_html", "statement_bundle", "second_badge", "code"]
@@ -59,8 +59,9 @@ def code(ident: str) -> str:
 
 
 def _plain_html(text: str) -> str:
-    """Plain text inside HTML that MathJax must leave alone (a residual may hold a ``$``)."""
-    return f'<span class="tex2jax_ignore">{html.escape(text)}</span>'
+    """Plain text inside HTML that MathJax must leave alone (a residual may hold a ``$``), its names' indices
+    written below them (:func:`derive.present.plain.scripts_html`)."""
+    return f'<span class="tex2jax_ignore">{scripts_html(text)}</span>'
 
 
 #: which elements say that a viewer typeset the math (MathJax 3 and 2, KaTeX)
@@ -74,20 +75,22 @@ FALLBACK_CSS = (f".derive-claim-statement:has({TYPESET}) > .derive-plain {{ disp
                 ".derive-plain { font-family: serif; font-size: 110%; overflow-wrap: anywhere; padding: 4px 0; }")
 
 
-def statement_html(tex: str) -> str:
+def statement_html(tex: str, room: float = layout.COLUMN) -> str:
     r"""A statement's HTML: its math laid out for the column (:mod:`.layout`), and its Unicode text for viewers that
     do not typeset. A statement too wide even when broken folds behind "show in full", its first row in view.
+    ``room`` is the column's width in characters of typeset math (:data:`derive.present.layout.COLUMN`: a claim's
+    own output; a column of a table is narrower).
 
     >>> print(statement_html("a = b"))
     <div class="derive-plain tex2jax_ignore">a = b</div><div class="derive-tex">$$ a = b $$</div>
     >>> "<details" in statement_html(r"\left[\begin{matrix}" + " + ".join(["a_{1}"] * 60) + r"\end{matrix}\right] = b")
     True
     """
-    rows = layout.broken(tex)
+    rows = layout.broken(tex, room)
     plain = f'<div class="derive-plain tex2jax_ignore">{html.escape(unicode(tex))}</div>'
-    if layout.fits(rows):
+    if layout.fits(rows, room):
         return f'{plain}<div class="derive-tex">$$ {html.escape(layout.aligned(rows))} $$</div>'
-    first = layout.preview(tex)
+    first = layout.preview(tex, room)
     preview = rf"\(\displaystyle {html.escape(first)}\) " if first else ""
     return (f'{plain}<details class="derive-tex derive-full"><summary>{preview}<span class="derive-show">show in full'
             f'</span></summary>$$ {html.escape(layout.aligned(rows))} $$</details>')
@@ -143,7 +146,7 @@ def how_html(record: dict, limit: int | None = FOLD) -> str:
     >>> rec = {"verdict": "refuted", "witness": {"a": "1"}, "residual": "1/(1 + E)", "enclosure": "[0.27 +/- 1e-3]",
     ...        "detail": "arb, 64 bits", "residual_tex": r"\frac{1}{1 + e}"}
     >>> print(how_html(rec))
-    <span class="tex2jax_ignore">refuted at a = 1: residual </span><span class="derive-residual"><span class="derive-plain tex2jax_ignore">1/(1 + E)</span><span class="derive-tex">\(\frac{1}{1 + e}\)</span></span><span class="tex2jax_ignore"> ∈ [0.27 +/- 1e-3] (arb, 64 bits)</span>
+    <span class="tex2jax_ignore">refuted at a = 1: residual </span><span class="derive-residual"><span class="derive-plain tex2jax_ignore">1/(1 + E)</span><span class="derive-tex">\(\displaystyle \frac{1}{1 + e}\)</span></span><span class="tex2jax_ignore"> ∈ [0.27 +/- 1e-3] (arb, 64 bits)</span>
     """
     text = how(record)
     residual = (record.get("residual") or "", record.get("residual_tex") or "")
@@ -160,7 +163,7 @@ def _with_residual(text: str, residual: tuple[str, str]) -> str:
         return _plain_html(text)
     before, after = text.split(mark, 1)
     shown = (f'<span class="derive-residual"><span class="derive-plain tex2jax_ignore">{html.escape(value)}</span>'
-             f'<span class="derive-tex">\\({html.escape(tex)}\\)</span></span>')
+             f'<span class="derive-tex">\\(\\displaystyle {html.escape(tex)}\\)</span></span>')
     return _plain_html(before + "residual ") + shown + (_plain_html(after) if after else "")
 
 

@@ -210,7 +210,7 @@ def _identity_at(lhs, rhs, assume, sizes, abstract=False) -> int:
     facts = t.domain + t.side + t.defined + [t.boolean(c) for c in assume]
     for k, result in enumerate(_queries(t, facts, [_nonzero(c) for c in comps], t.inverses)):
         if result == z3.sat:
-            where = f" at component {k}" if len(comps) > 1 else ""
+            where = f" at component {k + 1} of {len(comps)}" if len(comps) > 1 else ""
             raise _Disagrees(f"Z3 finds values at which lhs - rhs is not zero{where}")
     return len(comps)
 

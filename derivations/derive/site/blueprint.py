@@ -122,6 +122,26 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _step_label(title: str) -> str:
+    """A step's title as its cluster's DOT label: its number, then its name on a line of its own (a column of the
+    blueprint is as narrow as its boxes)."""
+    number, sep, name = title.partition(" · ")
+    lines = [number, name] if sep else [title]
+    return '"' + "".join(_q(line)[1:-1] + "\\l" for line in lines) + '"'  # \l: a line set flush left
+
+
+_SUB = dict(zip("0123456789ijkmnr", "₀₁₂₃₄₅₆₇₈₉ᵢⱼₖₘₙᵣ"))
+
+
+def _subscripts(label: str) -> str:
+    """An item's label with its one-letter indices as Unicode subscripts (``v_j`` as ``vⱼ``).
+
+    >>> _subscripts("σ(xKᵀ)V = Σ_j σ(x·k_j) v_j, x·q_j")
+    'σ(xKᵀ)V = Σⱼ σ(x·kⱼ) vⱼ, x·qⱼ'
+    """
+    return re.sub(r"_([0-9ijkmnr])(?![A-Za-z0-9])", lambda m: _SUB[m.group(1)], label)
+
+
 def _wrap(text: str, width: int) -> list[str]:
     lines, line = [], ""
     for word in text.split():
@@ -143,20 +163,20 @@ def blueprint_dot(bp: Blueprint, href) -> str:
     paper's order do not constrain the layout, so the main line 1.1 → 6.2 reads left to right.
     """
     out = ['digraph blueprint {',
-           '  graph [rankdir=LR, newrank=true, nodesep=0.12, ranksep=0.3, fontname="DejaVu Sans", fontsize=12, '
+           '  graph [rankdir=LR, newrank=true, nodesep=0.1, ranksep=0.18, fontname="DejaVu Sans", fontsize=10, '
            'bgcolor="transparent", pad=0.12];',
-           '  node [shape=box, style="rounded,filled", fontname="DejaVu Sans", fontsize=10.5, margin="0.06,0.04", '
-           'width=1.55, penwidth=1.4];',
+           '  node [shape=box, style="rounded,filled", fontname="DejaVu Sans", fontsize=9, margin="0.04,0.03", '
+           'width=1.1, penwidth=1.4];',
            '  edge [color="#57606a", arrowsize=0.7, penwidth=1.2];']
     parts = {"paper": [s for s in paper.STEPS if s.id[0].isdigit()],
              "beyond": [s for s in paper.STEPS if not s.id[0].isdigit()]}
     for part, steps in reversed(parts.items()):  # dot stacks the clusters of LR from the bottom up
         title = "The paper" if part == "paper" else "Beyond the paper"
-        out.append(f'  subgraph cluster_{part} {{ label={_q(title)}; labeljust=l; fontsize=14; style="rounded"; '
+        out.append(f'  subgraph cluster_{part} {{ label={_q(title)}; labeljust=l; fontsize=11; style="rounded"; '
                    f'color="#d0d7de"; fontcolor="#1f2328"; margin=8;')
         for step in steps:
             members = [i for i in bp.items.values() if i.step == step.id]
-            out.append(f'    subgraph cluster_step_{step.id} {{ label={_q(step.title)}; fontsize=11; '
+            out.append(f'    subgraph cluster_step_{step.id} {{ label={_step_label(step.title)}; fontsize=9; '
                        f'style="rounded,filled"; fillcolor="#f6f8fa"; color="#d0d7de"; fontcolor="#1f2328"; margin=5; '
                        f'id={_q("step-" + step.id)};')
             for it in members:
@@ -187,7 +207,7 @@ def blueprint_dot(bp: Blueprint, href) -> str:
 def _item_node(it: ItemNode, link: str | None) -> str:
     text, fill, stroke, ink = ITEM_STATUSES[it.status]
     counts = "  ".join(f"{_SYMBOL[v]} {n}" for v, n in it.counts.items()) or "no claim"
-    wrapped = _wrap(it.label, 21)
+    wrapped = _wrap(_subscripts(it.label), 18)
     lines = [it.id + "  " + wrapped[0]] + wrapped[1:] + [counts]
     label = "\\n".join(line.replace("\\", "\\\\").replace('"', '\\"') for line in lines)
     style = "rounded,filled"
