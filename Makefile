@@ -68,7 +68,7 @@ $(DOT):
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq graphviz >/dev/null
 
 test: $(STAMP) $(MATHJAX) $(PYODIDE) $(WHEELS) $(CHROMIUM) $(DOT)
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --nbval --nbval-current-env \
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --nbval --nbval-current-env \
 		--doctest-modules derivations/derive tests notebooks
 
 # developer command: re-execute the notebooks in place so their committed outputs are fresh

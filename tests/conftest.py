@@ -38,6 +38,18 @@ def browser():
         b.close()
 
 
+#: the files that take longest, started first (``make test`` runs files in the order collected, each on one worker:
+#: ``--dist loadfile --no-loadscope-reorder``), so that no worker is left with a long one at the end
+SLOW_FIRST = ["tests/test_site_claims_page.py", "tests/test_site_pages.py", "tests/test_sympy_beside_derive.py",
+              "tests/test_try_page.py", "notebooks/09_rank_r.ipynb", "notebooks/08_activation_atlas.ipynb",
+              "tests/test_site.py", "tests/test_soundness_classes.py"]
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {path: k for k, path in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: the rest as collected
+
+
 @pytest.fixture(autouse=True)
 def _fresh_registry():
     registry.clear()

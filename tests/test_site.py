@@ -1,8 +1,6 @@
-"""The static site: the claims graph and its derived statuses, and every page opened in headless Chromium.
-
-Two sites are built once each: the suite's own notebooks as committed (nbval re-executes those in the same
-test run), and a small notebook run end to end by ``derive build``. Every page must typeset all its math,
-log no error, request nothing outside file://, load every image and resolve every link between pages.
+"""The static site: the claims graph and its derived statuses, the blueprint, the book, and a small notebook's
+site run end to end by ``derive build`` and opened in headless Chromium (:mod:`sitecheck`). The suite's own site is
+checked page by page in ``test_site_pages.py`` and ``test_site_claims_page.py``.
 """
 import html
 import json
@@ -10,32 +8,22 @@ import os
 import re
 import shutil
 from pathlib import Path
-from urllib.parse import unquote, urldefrag, urlparse
+from urllib.parse import unquote, urlparse
 
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from derive.classifier.classification import MIME as CLASSIFICATION_MIME
 from derive.cli import main
-from derive.present.audit import AUDIT_MIME
-from derive.present.datatable import DATA_MIME
-from derive.present.family import FAMILY_MIME
-from derive.present.render import TABLE_MIME
 from derive.run.runner import find_notebooks
-from derive.site import MARKER, build, claim_graph, pages, runs_from_files, statement_markup
+from derive.site import build, claim_graph, pages, runs_from_files
 from derive.present import paper
 from derive.site.blueprint import blueprint, blueprint_dot, dot_svg, have_dot, item_status
-from derive.site.vendor import find_mathjax
-from derive.present.tables import SUITE_MIME
+from sitecheck import PAGE_SECONDS, check_site, count_math, index_math, mathjax_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")  # the browser fixture is conftest's
-# what nbconvert's HTML exporter shows of an output: the first of these it holds
-PRIORITY = ["application/vnd.jupyter.widget-view+json", "application/javascript", "text/html", "text/markdown",
-            "image/svg+xml", "text/vnd.mermaid", "text/latex", "image/png", "image/jpeg", "text/plain"]
-MATH = re.compile(r"(?<!\\)\$\$.+?(?<!\\)\$\$|\\\[.+?\\\]|\\\(.+?\\\)|\\begin\{([a-z]+\*?)\}.+?\\end\{\1\}"
-                  r"|(?<![\\$])\$[^$]+?(?<![\\$])\$", re.S)
+
 
 
 def rec(ident, verdict="proved", uses=(), expect=None):
@@ -112,6 +100,17 @@ def test_blueprint_svg_has_a_linked_node_per_item_and_step_clusters():
     assert 'xlink:href="claims.html#item-5.1"' in text and 'id="step-5"' in text
 
 
+@pytest.mark.skipif(not have_dot(), reason="Graphviz's dot is not installed")
+def test_blueprint_text_reads_at_11_px_in_the_index_column_at_1280():
+    """The blueprint is scaled down to its column (about 985 px at 1280): its smallest text must still read."""
+    g = claim_graph([("05_x", [rec("symmetric.exchange.d2")])])
+    text = dot_svg(blueprint_dot(blueprint(g), lambda item: f"claims.html#item-{item}"), "blueprint")
+    width_px = float(re.search(r'<svg[^>]* width="([0-9.]+)pt"', text).group(1)) * 4 / 3
+    smallest_px = min(float(f) for f in re.findall(r'font-size="([0-9.]+)"', text)) * 4 / 3
+    shown = smallest_px * min(1.0, 985 / width_px)
+    assert shown >= 11, f"the blueprint's smallest text is {shown:.1f} px at 1280 px ({width_px:.0f} px wide)"
+
+
 def test_page_name_and_summary():
     assert pages.page_name("03_gated") == "03_gated.html"
     with pytest.raises(ValueError):
@@ -129,61 +128,13 @@ def test_build_refuses_to_replace_a_folder_it_did_not_write(tmp_path):
         build(["01.ipynb"], tmp_path / "site")
 
 
-def test_math_counter():
-    assert count_math("a $x$ and $$y$$, `$code$`, \\(z\\) and \\begin{align}w\\end{align}") == 4
-
-
-# -- helpers of the browser tests ------------------------------------------------------------------------
-def count_math(text: str) -> int:
-    """Pieces of math MathJax should typeset in Markdown or HTML: code spans, blocks and <pre> left out."""
-    text = re.sub(r"```.*?```|~~~.*?~~~", "", text, flags=re.S)
-    text = re.sub(r"(`+).+?\1", "", text, flags=re.S)
-    text = re.sub(r"<(pre|code|script|style)\b.*?</\1>", "", text, flags=re.S)
-    return len(MATH.findall(text))
-
-
-def expected_math(nb) -> int:
-    """Math in a notebook's Markdown cells and in the outputs the page shows."""
-    n = 0
-    for cell in nb.cells:
-        if cell.cell_type == "markdown" and "boilerplate" not in cell.metadata.get("tags", []):
-            n += count_math(cell.source)
-        for out in cell.get("outputs", []):
-            data = out.get("data", {})
-            mime = next((m for m in PRIORITY if m in data), None)
-            if mime in ("text/markdown", "text/latex", "text/html"):
-                n += count_math(data[mime])
-    return n
-
-
-def need(path: Path, what: str):
-    if not path.exists():
-        message = f"{what} is missing at {path}: `make test` installs it"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-
-
 @pytest.fixture(scope="module")
 def mathjax():
-    try:
-        return find_mathjax()
-    except FileNotFoundError as exc:
-        need(Path("/nonexistent"), str(exc))
+    return mathjax_or_skip()
 
 
-@pytest.fixture(scope="module")
-def suite_site(tmp_path_factory, mathjax):
-    """The site of the suite's notebooks as committed (built from a copy, so that the pages and the counts
-    compare the same files)."""
-    here = tmp_path_factory.mktemp("suite")
-    folder = here / "notebooks"
-    if (ROOT / "notebooks").is_dir():
-        shutil.copytree(ROOT / "notebooks", folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    paths = find_notebooks(folder) if folder.is_dir() else []
-    out = here / "site"
-    build(runs_from_files(paths), out, mathjax=mathjax, pdf=False)  # the PDF: printed by the tiny site's build
-    return out, {p.stem: p for p in paths}
+def test_math_counter():
+    assert count_math("a $x$ and $$y$$, `$code$`, \\(z\\) and \\begin{align}w\\end{align}") == 4
 
 
 TINY = [
@@ -224,275 +175,7 @@ def tiny_site(tmp_path_factory, mathjax):
     return here / "site", {"01_tiny": here / "build" / "notebooks" / "01_tiny.ipynb"}
 
 
-SHOWN_TEXT = """() => {
-  const skip = new Set(["PRE", "CODE", "SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER", "SVG"]);
-  const left = [];
-  const walk = (node) => {
-    for (const child of node.childNodes) {
-      if (child.nodeType === 3) { if (child.textContent.trim()) left.push(child.textContent); }
-      else if (child.nodeType === 1 && !skip.has(child.tagName.toUpperCase())
-               && getComputedStyle(child).display !== 'none') walk(child);  // not shown: a viewer's fallback
-    }
-  };
-  walk(document.body);
-  return left;
-}"""
-
-VISIBLE_TEXT = """() => {
-  const skip = new Set(["PRE", "CODE", "SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER", "MJX-ASSISTIVE-MML"]);
-  const left = [];
-  const walk = (node) => {
-    for (const child of node.childNodes) {
-      if (child.nodeType === 3) { if (/\\$|\\\\\\(|\\\\\\[/.test(child.textContent)) left.push(child.textContent.trim().slice(0, 80)); }
-      else if (child.nodeType === 1 && !skip.has(child.tagName)) walk(child);
-    }
-  };
-  walk(document.body);
-  return left;
-}"""
-
-
-TABLES = """() => [...document.querySelectorAll('table')].filter(t => !t.closest('svg')).map(t => ({
-  kind: t.getAttribute('data-derive-table'),
-  head: [...t.querySelectorAll(':scope > thead > tr > th')].map(th => th.textContent.trim()),
-  rows: [...t.querySelectorAll(':scope > tbody > tr')].map(tr => ({
-    attrs: Object.fromEntries([...tr.attributes].map(a => [a.name, a.value])),
-    cells: [...tr.children].map(td => td.textContent.trim()),
-    marks: [...tr.querySelectorAll('a.derive-mark')].map(a => a.getAttribute('data-id')),
-  })),
-}))"""
-
-# text the reader sees that is Markdown nobody rendered: a table's rule or row, or a heading's hashes
-RAW_MARKDOWN = re.compile(r"\|\s*:?-{3,}|^\s*\|[^|\n]*\|[^|\n]*\|.*$|^#{1,6} ", re.M)
-
-
-def verdict_of(cell: str) -> str:
-    """The verdict a table cell opens with (its badge: a symbol, then the verdict)."""
-    m = re.match(r"\S+\s+(proved|refuted|checked|unproven)", cell)
-    return m.group(1) if m else cell
-
-
-def derive_tables(nb) -> list[tuple[str, dict]]:
-    """The tables derive renders in a notebook's outputs, in order, with the data each was rendered from."""
-    found = []
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            data = out.get("data", {})
-            if "text/html" not in data:
-                continue
-            for mime, kind in ((TABLE_MIME, "claims"), (CLASSIFICATION_MIME, "classification"), (SUITE_MIME, "suite"),
-                               (AUDIT_MIME, "audit"), (DATA_MIME, "data"), (FAMILY_MIME, "family")):
-                if mime in data:
-                    found.append((kind, data[mime]))
-    return found
-
-
-def check_tables(name: str, shown: list[dict], nb) -> None:
-    """Every table of a page has as many cells in each row as headings; derive's tables match their data."""
-    for table in shown:
-        assert table["head"], f"{name}: a table without headings"
-        for row in table["rows"]:
-            assert len(row["cells"]) == len(table["head"]), f"{name}: a row of {len(row['cells'])} cells under " \
-                f"{len(table['head'])} headings: {row['cells'][:3]}"
-    ours = [t for t in shown if t["kind"]]
-    expected = derive_tables(nb)
-    assert [t["kind"] for t in ours] == [kind for kind, _ in expected], name
-    for table, (kind, data) in zip(ours, expected):
-        rows = table["rows"]
-        if kind == "claims":
-            records = data["claims"]
-            assert table["head"] == ["claim", "verdict", "how", "uses"], name
-            assert [r["attrs"]["data-id"] for r in rows] == [c["id"] for c in records], name
-            for row, c in zip(rows, records):
-                assert row["cells"][0] == c["id"], name
-                assert verdict_of(row["cells"][1]) == c["verdict"], f"{name}: {c['id']}"
-                assert row["cells"][3] == (", ".join(c["uses"]) or "—"), f"{name}: {c['id']}"
-        elif kind == "classification" and table["head"][0].startswith("symmetry"):  # one activation
-            (want,) = data["rows"]
-            assert [r["attrs"]["data-symmetry"] for r in rows] == data["symmetries"], name
-            assert [verdict_of(r["cells"][1]) for r in rows] == [want["verdicts"][k] for k in data["symmetries"]], name
-        elif kind == "classification":  # the atlas: one row per activation, its label first
-            symmetries = data["symmetries"]
-            assert len(rows) == len(data["rows"]), name
-            for row, want in zip(rows, data["rows"]):
-                verdict_cells = row["cells"][-len(symmetries):]
-                assert [verdict_of(c) for c in verdict_cells] == [want["verdicts"][k] for k in symmetries], \
-                    f"{name}: {want['label']}"
-                assert row["cells"][0] == want["label"], name
-        elif kind == "data":  # derive.table: every heading and cell as the data says (math typeset, so compared
-            # only where the cell holds none)
-            assert len(table["head"]) == len(data["head"]) and len(rows) == len(data["rows"]), name
-            for shown_cells, want in zip([table["head"]] + [r["cells"] for r in rows], [data["head"]] + data["rows"]):
-                for got, cell in zip(shown_cells, want):
-                    if "$" not in cell:
-                        assert got == cell, f"{name}: a table cell shows {got!r}, its data says {cell!r}"
-        elif kind == "family":  # one row per claim of the family: its case, identifier and verdict
-            assert [r["attrs"]["data-id"] for r in rows] == [c["id"] for c in data["records"]], name
-            for row, c, label in zip(rows, data["records"], data["labels"]):
-                assert row["cells"][0].startswith(label) and c["id"] in row["cells"][0], f"{name}: {c['id']}"
-                assert verdict_of(row["cells"][2]) == c["verdict"], f"{name}: {c['id']}"
-        elif kind == "audit":  # one row per docs/paper.md item, each cell as the audit computed it
-            assert [r["attrs"]["data-item"] for r in rows] == [cells[0] for cells in data], name
-            assert [r["cells"] for r in rows] == data, name
-        else:
-            by_notebook = {}
-            for notebook, ident, verdict in data["rows"]:
-                by_notebook.setdefault(notebook, []).append(ident)
-            assert [r["attrs"]["data-notebook"] for r in rows] == list(by_notebook), name
-            assert [r["marks"] for r in rows] == list(by_notebook.values()), name
-
-
-LAYOUT = """() => {
-  const wide = (el) => el.scrollWidth > el.clientWidth + 1;
-  const shown = (el) => el.getClientRects().length > 0 && !el.closest('details:not([open])');
-  const boxes = [...document.querySelectorAll('mjx-container[display="true"], .cc-piece, .jp-OutputArea-output, .derive-scroll')];
-  const rows = [...document.querySelectorAll('table.derive-table-claims > tbody > tr')].filter(shown);
-  const cards = [...document.querySelectorAll('table[data-layout="cards"] td[data-head] .derive-badge')].filter(shown);
-  return {
-    page_overflow: document.documentElement.scrollWidth - window.innerWidth,
-    clipped: boxes.filter(e => shown(e) && wide(e) && !e.classList.contains('derive-scrolls'))
-                  .map(e => e.className + ': ' + e.textContent.slice(0, 50)),
-    verdicts_off_screen: rows.filter(tr => { const td = tr.children[1]; const r = td.getBoundingClientRect();
-                                             return r.width === 0 || r.right > window.innerWidth + 1; }).length,
-    card_verdicts: cards.length,
-    card_verdicts_off_screen: cards.filter(b => b.getBoundingClientRect().right > window.innerWidth + 1).length,
-    pager_cut: [...document.querySelectorAll('nav.derive-pager a, nav.derive-nav a')].filter(wide).map(a => a.textContent),
-    toc: [...document.querySelectorAll('nav.derive-toc a')].map(a => a.getAttribute('href')),
-    search: document.querySelectorAll('nav.derive-nav input.derive-search-box').length,
-    index_entries: (window.DERIVE_SEARCH || []).length,
-  };
-}"""
-
-
-#: the longest a page may take to load and typeset before the test calls it broken
-PAGE_SECONDS = 120
-#: a page's address with every expression typeset at once (a reader's browser typesets math as it scrolls in)
-ALL = "?typeset=all"
-
-
-def open_page(browser, url: str, width: int = 1280) -> dict:
-    """Open one page at a viewport ``width``, wait for MathJax, and gather what the checks need."""
-    page = browser.new_page(viewport={"width": width, "height": 900 if width > 500 else 844})
-    problems = []
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("requestfailed", lambda r: problems.append(f"failed request {r.url}: {r.failure}"))
-    page.on("request", lambda r: None if r.url.startswith(("file://", "data:"))
-            else problems.append(f"request leaving file:// to {r.url}"))
-    page.set_default_timeout(PAGE_SECONDS * 1000)  # all at once, the claims page typesets in about 20 s on 2 cores
-    page.goto(url)
-    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
-    page.evaluate("MathJax.startup.promise.then(() => true)")
-    found = page.evaluate("""() => ({
-      math: [...document.querySelectorAll('mjx-container')].filter(e => !e.closest('nav')).length,
-      errors: [...document.querySelectorAll('mjx-merror')].map(e => e.textContent),
-      images: [...document.images].map(i => [i.currentSrc.slice(0, 60), i.complete && i.naturalWidth > 0]),
-      fonts: [...document.fonts].filter(f => f.status === 'error').map(f => f.family),
-      ids: [...document.querySelectorAll('[id]')].map(e => e.id),
-      links: [...document.querySelectorAll('a[href]')].map(a => new URL(a.getAttribute('href'), document.baseURI).href),
-    })""")
-    found["untypeset"] = page.evaluate(VISIBLE_TEXT)
-    found["tables"] = page.evaluate(TABLES)
-    found["raw_markdown"] = [t for t in page.evaluate(SHOWN_TEXT) if RAW_MARKDOWN.search(t)]
-    page.wait_for_timeout(50)  # the script marks what scrolls once MathJax is done
-    found["layout"] = page.evaluate(LAYOUT)
-    found["height"] = page.evaluate("document.documentElement.scrollHeight")
-    found["problems"] = problems
-    found["page"] = page
-    return found
-
-
-def check_layout(name: str, width: int, layout: dict) -> None:
-    """Nothing wider than the page; what is wider than its box scrolls with a cue; verdicts and links readable."""
-    where = f"{name} at {width} px"
-    assert layout["page_overflow"] <= 0, f"{where}: the page scrolls sideways by {layout['page_overflow']} px"
-    assert layout["clipped"] == [], f"{where}: cut off without a scroll cue"
-    assert layout["verdicts_off_screen"] == 0, f"{where}: claim rows whose verdict is off screen"
-    assert layout["card_verdicts_off_screen"] == 0, f"{where}: verdicts of an activation table off screen"
-    assert layout["pager_cut"] == [], f"{where}: navigation links cut short"
-    assert layout["toc"], f"{where}: no contents"
-    assert layout["search"] == 1 and layout["index_entries"] > 0, f"{where}: no search"
-
-
-def check_site(browser, site: Path, sources: dict, evaluate: dict | None = None) -> dict:
-    """Open every page of ``site`` at 1280 and 390 px; assert the checks every page must pass; return what each
-    page showed at 1280 px (with what each script of ``evaluate``, by page name, gave there as ``evaluated``)."""
-    assert (site / MARKER).is_file()
-    names = ["index.html", "claims.html"] + [pages.page_name(stem) for stem in sources]
-    assert sorted(p.name for p in site.glob("*.html") if p.name != "try.html") == sorted(names)  # try: test_try_page
-    seen = {}
-    for name in names:  # every expression typeset at once, as a reader sees it after scrolling the whole page
-        phone = open_page(browser, (site / name).as_uri() + ALL, 390)
-        check_layout(name, 390, phone["layout"])
-        assert phone["untypeset"] == [] and phone["problems"] == [], name
-        phone["page"].close()
-        got = open_page(browser, (site / name).as_uri() + ALL)
-        if name in (evaluate or {}):
-            got["evaluated"] = got["page"].evaluate(evaluate[name])
-        check_layout(name, 1280, got["layout"])
-        got["phone_card_verdicts"] = phone["layout"]["card_verdicts"]
-        seen[name] = got
-        assert got["problems"] == [], name
-        assert got["errors"] == [], f"{name}: MathJax errors"
-        assert got["untypeset"] == [], f"{name}: math left untypeset"
-        assert got["raw_markdown"] == [], f"{name}: Markdown shown as text"
-        assert got["fonts"] == [], f"{name}: fonts that failed to load"
-        assert all(ok for _, ok in got["images"]), f"{name}: images that did not load {got['images']}"
-    for stem, source in sources.items():
-        name = pages.page_name(stem)
-        nb = nbformat.read(source, as_version=4)
-        assert seen[name]["math"] == expected_math(nb), name
-        check_tables(name, seen[name]["tables"], nb)
-    for name, got in seen.items():
-        for link in got["links"]:
-            url, fragment = urldefrag(link)
-            if not url.startswith("file://"):
-                continue
-            target = Path(unquote(urlparse(url).path))
-            assert target.is_file(), f"{name}: broken link {link}"
-            if fragment:
-                assert target.name in seen, f"{name}: link to a page outside the site {link}"
-                ids = seen[target.name]["ids"]  # a browser tries the fragment as written, then decoded
-                assert fragment in ids or unquote(fragment) in ids, f"{name}: no anchor for {link}"
-    for got in seen.values():
-        got["page"].close()
-    return seen
-
-
-def index_math(sources: dict) -> tuple[int, int]:
-    """Math on the index (the notebooks' summaries) and on the claims page (statements, assumptions, titles)."""
-    index = claims = 0
-    for path in sources.values():
-        nb = nbformat.read(path, as_version=4)
-        index += count_math(pages.summary_of(nb))
-        for claim in runs_from_files([path])[0].claims:
-            claims += str(statement_markup(claim.get("statement", ""))).count("\\(") + bool(claim.get("assume_tex"))
-            claims += count_math(claim.get("title") or "")
-            claims += bool(claim.get("residual_tex"))  # a refutation's residual, typeset in its "how"
-    return index, claims
-
-
 # -- the sites in a browser ------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def suite_pages(browser, suite_site):
-    """Every page of the suite's site, opened once at each width and checked (:func:`check_site`); the claims
-    page's statement widths measured while it is open."""
-    site, sources = suite_site
-    return check_site(browser, site, sources, evaluate={"claims.html": STATEMENT_WIDTHS})
-
-
-def test_suite_site_reads_in_a_browser(suite_pages, suite_site):
-    _, sources = suite_site
-    seen = suite_pages
-    assert (seen["index.html"]["math"], seen["claims.html"]["math"]) == index_math(sources)
-    assert seen["index.html"]["ids"].count("blueprint") == 1
-    # no wall: the longest notebook, every expression typeset, its long tables and helper code folded
-    tallest = max((got["height"], name) for name, got in seen.items() if name not in ("index.html", "claims.html"))
-    assert tallest[0] <= 25_000, f"{tallest[1]} is {tallest[0]} px tall at 1280 px"
-    # on a phone the atlas is a card per activation, each of its three verdicts on screen (check_layout)
-    assert seen["08_activation_atlas.html"]["phone_card_verdicts"] >= 3 * 13
-
-
 def test_tiny_site_hides_boilerplate_folds_solutions_and_anchors_claims(browser, tiny_site):
     site, sources = tiny_site
     seen = check_site(browser, site, sources)
@@ -715,32 +398,6 @@ def test_mathjax_of_the_site_leaves_no_javascript_link(tmp_path, mathjax, browse
         assert not [u for u in links if re.match(r"\s*(javascript|data):", u or "", re.I)], links
     finally:
         page.close()
-
-
-#: at most this share of the claims page's statements may be wider than their column at 1280 px
-WIDE_SHARE = 0.02
-#: per claim card: is its statement (the box, a piece, or a formula that scrolls; folded parts left out) wider
-#: than its column? The same count as tools/statement_widths.py
-STATEMENT_WIDTHS = """() => {
-  const shown = (el) => el.getClientRects().length > 0 && !el.closest('details:not([open])');
-  const wide = (el) => el.scrollWidth > el.clientWidth + 1;
-  return [...document.querySelectorAll('article.claim-card')].map(card => {
-    const st = card.querySelector('.cc-statement');
-    const boxes = [...st.querySelectorAll('.cc-piece, mjx-container')].filter(e => getComputedStyle(e).display !== 'inline');
-    return {id: card.dataset.id, wide: [st, ...boxes].filter(shown).some(wide),
-            folded: [...st.querySelectorAll('details.derive-full')].map(d => d.querySelectorAll('mjx-container').length)};
-  });
-}"""
-
-
-def test_claims_page_statements_fit_their_column_or_fold(suite_pages, suite_site):
-    if not suite_site[1]:
-        pytest.skip("no notebooks")
-    cards = suite_pages["claims.html"]["evaluated"]
-    wide = [c["id"] for c in cards if c["wide"]]
-    assert cards and len(wide) <= WIDE_SHARE * len(cards), \
-        f"{len(wide)} of {len(cards)} statements wider than their column at 1280 px: {wide[:8]}"
-    assert all(n and all(n) for c in cards for n in [c["folded"]] if n), "a folded statement without its math"
 
 
 def test_claim_titles_are_plain_text_never_raw_tex():

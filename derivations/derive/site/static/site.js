@@ -108,19 +108,22 @@ document.querySelectorAll(".derive-step-summary").forEach(function (summary) {
   });
 })();
 
-// What is wider than its box scrolls, and says so: display equations, claim statements, graphs.
+// What is wider than its box scrolls, and says so: display equations, claim statements, graphs. Every width is
+// read before any mark is written: a write between two reads would lay the whole page out again for each box.
 function deriveMarkScrolls() {
-  var boxes = document.querySelectorAll('mjx-container[display="true"], .cc-piece, .derive-scroll, .jp-OutputArea-output');
-  boxes.forEach(function (el) {
-    var wide = el.scrollWidth > el.clientWidth + 1;
-    el.classList.toggle("derive-scrolls", wide);
-    if (wide) el.setAttribute("title", "wider than the page: scroll sideways");
-  });
+  var boxes = Array.prototype.slice.call(
+    document.querySelectorAll('mjx-container[display="true"], .cc-piece, .derive-scroll, .jp-OutputArea-output'));
+  var wide = boxes.map(function (el) { return el.scrollWidth > el.clientWidth + 1; });
   // inline math wider than the line it sits in becomes a box of its own that scrolls
-  document.querySelectorAll('mjx-container:not([display="true"])').forEach(function (el) {
+  var inline = Array.prototype.filter.call(document.querySelectorAll('mjx-container:not([display="true"])'), function (el) {
     var room = el.parentElement ? el.parentElement.clientWidth : 0;
-    if (room && el.getBoundingClientRect().width > room + 1) el.classList.add("derive-scrolls", "derive-scrolls-inline");
+    return room && el.getBoundingClientRect().width > room + 1;
   });
+  boxes.forEach(function (el, k) {
+    if (el.classList.contains("derive-scrolls") !== wide[k]) el.classList.toggle("derive-scrolls", wide[k]);
+    if (wide[k] && !el.hasAttribute("title")) el.setAttribute("title", "wider than the page: scroll sideways");
+  });
+  inline.forEach(function (el) { el.classList.add("derive-scrolls", "derive-scrolls-inline"); });
 }
 // Punctuation right after inline math stays on its line ("for $a$." never leaves the "." alone on the next one).
 function deriveKeepPunctuation() {
