@@ -60,8 +60,8 @@ def test_a_blank_answer_asks_for_one_and_raises_nothing():
     said = derive.exercise("5.1", ..., ..., expect=["proved", "refuted"])
     assert said.ok is None
     assert str(said).splitlines()[1:] == [
-        "  replace ... by your answer (a claim that should be proved), then run the cell",
-        "  replace ... by your answer (a claim that should be refuted), then run the cell"]
+        "  replace the first ... by your answer (a claim that should be proved), then run the cell",
+        "  replace the second ... by your answer (a claim that should be refuted), then run the cell"]
 
 
 def test_a_wrong_prediction_of_symmetries_gets_the_certificate():

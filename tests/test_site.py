@@ -293,7 +293,8 @@ def test_the_book_prints_solutions_in_an_appendix_each_named_by_its_exercise(tmp
             "<p>answer one</p><details class=\"derive-fold\"><summary>rows</summary>inner rows</details>"
             "<p>still answer one</p></details><p>between</p>"
             "<h3 id='e2'>Exercise 6.2</h3><details class=\"derive-solution\"><summary>Solution</summary>"
-            "answer two</details><p>after</p>")
+            "answer two</details>\n<details class=\"derive-solution\"><summary>Solution</summary>"
+            "answer two, its second cell</details><p>after</p>")
     page = tmp_path / "06_l.html"
     page.write_text(f"<html><head><title>x</title></head><body><main>{body}</main></body></html>", encoding="utf-8")
     book = book_html(tmp_path, [page], "Book")
@@ -306,6 +307,9 @@ def test_the_book_prints_solutions_in_an_appendix_each_named_by_its_exercise(tmp
     assert appendix.index("Solution to exercise 6.1") < appendix.index("answer one") < appendix.index(
         "Solution to exercise 6.2") < appendix.index("answer two")
     assert "<summary>Solution</summary>" not in appendix  # printed open, without the bar
+    # two cells of one exercise's solution: one section, one reference to it
+    assert appendix.count("Solution to exercise 6.2") == 1 and "answer two, its second cell" in appendix
+    assert notebook.count("Solution to exercise 6.2") == 1 and "book-solution-06_l-3" not in book
     assert '<a href="#book-solutions">Solutions</a>' in book[:book.index('id="book-06_l"')]
 
 
@@ -319,7 +323,7 @@ BEYOND_MAIN = """() => {
 }"""
 
 
-def test_the_book_fits_wide_math_to_the_page_and_prints_a_statement_too_wide_as_text(browser, tiny_site):
+def test_the_book_fits_wide_math_to_the_page_and_prints_a_statement_too_wide_as_its_preview_or_text(browser, tiny_site):
     from derive.site import book
 
     site, _ = tiny_site
@@ -328,6 +332,9 @@ def test_the_book_fits_wide_math_to_the_page_and_prints_a_statement_too_wide_as_
     body = (f"<h1>Wide</h1><p>$$x = {terms[:300]}$$</p>"  # somewhat too wide: scaled
             f'<div class="derive-claim-statement"><div class="derive-plain">the statement as text</div>'
             f'<div class="derive-tex">$$y = {terms} + {terms}$$</div></div>'  # far too wide: printed as text
+            f'<div class="derive-claim-statement" id="folded"><div class="derive-plain">the folded one as text</div>'
+            f'<details class="derive-tex derive-full"><summary>\\(\\displaystyle z = a_{{1}} b_{{1}} \\cdots\\) '
+            f'<span class="derive-show">show in full</span></summary>$$z = {terms} + {terms}$$</details></div>'
             "<table><tr>" + "".join(f"<td style='white-space:nowrap'>cell {k} of a table too wide</td>"
                                     for k in range(12)) + "</tr></table>")
     page_file = site / "99_wide.html"
@@ -342,10 +349,17 @@ def test_the_book_fits_wide_math_to_the_page_and_prints_a_statement_too_wide_as_
     page.evaluate("MathJax.startup.promise.then(() => true)")
     page.emulate_media(media="print")
     assert page.evaluate(BEYOND_MAIN) >= 3
-    assert page.evaluate(book._FIT) == [2, 1]  # the formula and the table scaled, the statement as text
+    # the formula and the table scaled, the folded statement as its preview, the other statement as text
+    assert page.evaluate(book._FIT) == [2, 1, 1]
+    page.evaluate(book._FIT)
     assert page.evaluate(BEYOND_MAIN) == 0
-    assert page.locator(".derive-plain").is_visible()
-    assert not page.locator(".derive-claim-statement .derive-tex").is_visible()
+    assert page.locator(".derive-plain").first.is_visible()
+    assert not page.locator(".derive-claim-statement:not(#folded) .derive-tex").is_visible()
+    folded = page.locator("#folded")
+    assert folded.locator("summary mjx-container").is_visible()  # the preview, typeset
+    assert "in full in the notebook" in folded.locator("summary").evaluate("e => getComputedStyle(e, '::after').content")
+    assert not folded.locator("details > mjx-container").is_visible()  # not the whole, cut at the margin
+    assert not folded.locator(".derive-plain").is_visible() and not folded.locator(".derive-show").is_visible()
     page.close()
     page_file.unlink()
     printed.unlink()

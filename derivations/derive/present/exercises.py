@@ -272,6 +272,10 @@ def exercise(number: str, *answers, expect=None, activation=None, name=None, wit
                 registry._STATEMENTS.pop(st.identifier, None)
 
 
+#: which placeholder of several a line speaks of
+_ORDINALS = {0: "first", 1: "second", 2: "third", 3: "fourth"}
+
+
 def _exercise(number, answers, expect, activation, name, witness) -> Feedback:
     where = f"exercise {number}"
     statements = activation is None and (any(isinstance(a, Statement) for a in answers) or _verdicts(expect))
@@ -285,7 +289,8 @@ def _exercise(number, answers, expect, activation, name, witness) -> Feedback:
         if _blank(answer):
             what = (f" ({_WHAT[wants[i]]})" if statements else
                     " (the set of symmetries it keeps)" if activation is not None else "")
-            lines.append(f"replace ... by your answer{what}, then run the cell")
+            which = "" if len(answers) == 1 else f"the {_ORDINALS.get(i, f'{i + 1}th')} "
+            lines.append(f"replace {which}... by your answer{what}, then run the cell")
             oks.append(None)
         elif activation is not None:
             ok, said = _judge_prediction(answer, activation, name)

@@ -13,7 +13,7 @@ import sympy as sp
 
 from ..kernel import notation, printing
 
-__all__ = ["latex_output", "install"]
+__all__ = ["latex_output", "sequence_latex_output", "install"]
 
 
 def latex_output(expr) -> str:
@@ -32,6 +32,23 @@ def _plain(expr, p, cycle):
     p.text(notation.text(expr))
 
 
+def _sympy_sequence(seq) -> bool:
+    return bool(seq) and all(isinstance(e, (sp.Basic, sp.MatrixBase)) for e in seq)
+
+
+def sequence_latex_output(seq) -> str | None:
+    r"""The ``text/latex`` of a tuple or list of SymPy objects (a cell ending ``lhs, rhs``): each by derive's
+    LaTeX, side by side; ``None`` (IPython's own display) for any other sequence.
+
+    >>> a = sp.Symbol("a")
+    >>> sequence_latex_output((a + 1, a**2)), sequence_latex_output((a, "text"))
+    ('$\\displaystyle \\left( a + 1,\\quad a^{2}\\right)$', None)
+    """
+    if not _sympy_sequence(seq):
+        return None
+    return "$\\displaystyle \\left( " + ",\\quad ".join(printing.latex(e) for e in seq) + "\\right)$"
+
+
 def install(shell=None) -> bool:
     """Show SymPy objects in ``shell`` (default: the running IPython, if any) with derive's printers."""
     if shell is None:
@@ -43,4 +60,6 @@ def install(shell=None) -> bool:
     for cls in (sp.Basic, sp.MatrixBase):
         formatters["text/latex"].for_type(cls, latex_output)
         formatters["text/plain"].for_type(cls, _plain)
+    for cls in (tuple, list):
+        formatters["text/latex"].for_type(cls, sequence_latex_output)
     return True

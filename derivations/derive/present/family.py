@@ -53,8 +53,8 @@ class Family:
             expected = ("" if not r.get("expect") else '<div class="derive-small"><small>as expected</small></div>'
                         if not unexpected(r) else f'<div><strong>expected {r["expect"]}</strong></div>')
             own = [u for u in r["uses"] if u not in uses]
-            notes = [render.second_badge(r)] + ([f'uses {", ".join(_breakable(u) for u in own)}'] if own else [])
-            case = f"{html.escape(label)}<div class=\"derive-small\"><small>{_breakable(r['id'])}</small></div>"
+            notes = [render.second_badge(r)] + ([f'uses {", ".join(render.breakable_code(u) for u in own)}'] if own else [])
+            case = f"{html.escape(label)}<div class=\"derive-small\"><small>{render.breakable_code(r['id'])}</small></div>"
             how_cell = ("" if same_how else render.how_html(r)) + "".join(
                 f'<div class="derive-small"><small>{n}</small></div>' for n in notes if n)
             rows.append((f' data-id="{html.escape(r["id"])}" data-verdict="{verdict.value}"',
@@ -103,15 +103,6 @@ class Family:
 
     def __repr__(self):
         return f"<Family of {len(self)} claims: {self.title}>"
-
-
-def _breakable(ident: str) -> str:
-    """An identifier as code that a narrow column breaks after a dot or an underscore, not inside a word.
-
-    >>> _breakable("a.b_c")
-    '<code>a.<wbr>b_<wbr>c</code>'
-    """
-    return "<code>" + html.escape(ident).replace(".", ".<wbr>").replace("_", "_<wbr>") + "</code>"
 
 
 def family(statements, title: str, labels=None) -> Family:

@@ -94,18 +94,24 @@ def unicode_text(text: str) -> str:
 #: a name with its indices: ``Q_{1,2}``, or ``x_1`` where it is no part of an identifier (``gl_r.unit_1a``)
 _NAME_SCRIPT = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z][A-Za-z0-9]*)_(?:\{([^{}]+)\}|([0-9]+)(?![A-Za-z0-9_.]))")
 _POWER = re.compile(r"\*\*(\(?-?[0-9A-Za-z/]+\)?)")
+#: relations and connectives as SymPy's text writes them, and as the paper does
+_RELATIONS = [(" >= ", " ≥ "), (" <= ", " ≤ "), (" != ", " ≠ "), (" & ", " ∧ ")]
 
 
 def scripts_html(text: str) -> str:
     r"""Plain text (a "how" the kernel wrote, with names as SymPy prints them) as HTML that reads as the paper
     writes: an entry's name with its indices below (``Q_{1,2}`` as Q<sub>1,2</sub>, ``x_1`` as x<sub>1</sub>),
-    ``**`` as a superscript and ``*`` as a centred dot. Everything else is escaped as it is.
+    ``**`` as a superscript, ``*`` as a centred dot, ``>=`` as ≥ and ``&`` as ∧. Everything else is escaped.
 
     >>> scripts_html("by sign split on Q_{1,1}*x_1 + Q_{2,1}*x_2, a**2 < b")
     'by sign split on Q<sub>1,1</sub>·x<sub>1</sub> + Q<sub>2,1</sub>·x<sub>2</sub>, a<sup>2</sup> &lt; b'
+    >>> scripts_html("by cases on (r >= j + 1) & (j >= 0)")
+    'by cases on (r ≥ j + 1) ∧ (j ≥ 0)'
     >>> scripts_html("by instance of gl_r.unit_2 with M_{1,1} := alpha; tiny_name = 1, x_1a")
     'by instance of gl_r.unit_2 with M<sub>1,1</sub> := alpha; tiny_name = 1, x_1a'
     """
+    for python, written in _RELATIONS:
+        text = text.replace(python, written)
     out = html.escape(text, quote=False)
     out = _POWER.sub(lambda m: f"<sup>{m.group(1)}</sup>", out)
     out = out.replace("*", "·")

@@ -58,6 +58,15 @@ def code(ident: str) -> str:
     return f"<code>{html.escape(ident)}</code>"
 
 
+def breakable_code(ident: str) -> str:
+    """An identifier as code that a narrow column breaks after a dot or an underscore, not inside a word.
+
+    >>> breakable_code("a.b_c")
+    '<code>a.<wbr>b_<wbr>c</code>'
+    """
+    return "<code>" + html.escape(ident).replace(".", ".<wbr>").replace("_", "_<wbr>") + "</code>"
+
+
 def _plain_html(text: str) -> str:
     """Plain text inside HTML that MathJax must leave alone (a residual may hold a ``$``), its names' indices
     written below them (:func:`derive.present.plain.scripts_html`)."""
@@ -231,7 +240,7 @@ def table_html(records: list[dict]) -> str:
                     else f'<div class="derive-expected"><strong>expected {r["expect"]}</strong></div>')
         uses = ", ".join(code(u) for u in r["uses"]) or "—"
         attrs = f' data-id="{html.escape(r["id"])}" data-verdict="{verdict.value}"'
-        rows.append((attrs, [code(r["id"]), badge(verdict) + expected, how_html(r), uses]))
+        rows.append((attrs, [breakable_code(r["id"]), badge(verdict) + expected, how_html(r), uses]))
     return html_table(["claim", "verdict", "how", "uses"], rows, kind="claims")
 
 

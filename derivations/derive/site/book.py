@@ -45,7 +45,8 @@ def _take_solutions(body: str, stem: str) -> tuple[str, list[tuple[str, str, str
     """``body`` with each folded solution replaced by a reference to the appendix, and the solutions taken out.
 
     Each solution is ``(anchor, label, content)``: its label is the exercise it answers (the last "Exercise …"
-    heading before it), its content the cell without its summary bar, printed open in the appendix.
+    heading before it), its content the cell without its summary bar, printed open in the appendix. Solution cells
+    of one exercise that follow each other are one solution, with one reference to it.
     """
     kept, taken, at = [], [], 0
     while (start := body.find(_SOLUTION, at)) >= 0:
@@ -57,12 +58,17 @@ def _take_solutions(body: str, stem: str) -> tuple[str, list[tuple[str, str, str
                 break
         headings = _EXERCISE.findall(body, 0, start)
         label = headings[-1].strip() if headings else f"{len(taken) + 1} of {stem}"
-        anchor = f"book-solution-{stem}-{len(taken) + 1}"
         inner = _SUMMARY.sub("", body[start + len(_SOLUTION):end - len("</details>")], count=1)
-        taken.append((anchor, label, inner))
-        kept.append(body[at:start])
-        kept.append(f'<p class="derive-book-solref"><a href="#{anchor}">Solution to exercise '
-                    f'{html.escape(label, quote=False)}: in the appendix</a></p>')
+        between = body[at:start]
+        if taken and taken[-1][1] == label and not _TAGS.sub("", between).strip():  # the same exercise's next cell
+            anchor, _, before = taken[-1]
+            taken[-1] = (anchor, label, before + inner)
+        else:
+            anchor = f"book-solution-{stem}-{len(taken) + 1}"
+            taken.append((anchor, label, inner))
+            kept.append(between)
+            kept.append(f'<p class="derive-book-solref"><a href="#{anchor}">Solution to exercise '
+                        f'{html.escape(label, quote=False)}: in the appendix</a></p>')
         at = end
     kept.append(body[at:])
     return "".join(kept), taken
@@ -141,8 +147,10 @@ def _front(title: str, entries: list[tuple[str, str]], solutions: bool) -> str:
 
 # A4 less the margins, in CSS pixels: the width the page is laid out at before it is measured and printed
 _PRINTED_WIDTH = round((210 - 2 * 12) / 25.4 * 96)
-# Math wider than the page is scaled to fit; a statement that would shrink below half its size is printed as its
-# Unicode text instead, which wraps. Measured once, then changed, so the page is laid out twice, not per formula.
+# Math wider than the page is scaled to fit. A statement that would shrink below half its size is printed as the
+# first rows its page shows before "show in full" (typeset, and said to be in full in the notebook and on the site),
+# or, when it has no such preview, as its Unicode text, which wraps. Measured, then changed, so the page is laid out
+# once per pass, not per formula; a second pass fits the previews it brought into view.
 _FIT = """() => {
   const right = document.querySelector('main').getBoundingClientRect().right;
   const wide = [];
@@ -152,20 +160,23 @@ _FIT = """() => {
     const r = inner.getBoundingClientRect();
     if (r.width > 0 && r.right > right + 1) wide.push([box, inner, (right - r.left) / r.width]);
   }
-  let scaled = 0, plain = 0;
+  let scaled = 0, preview = 0, plain = 0;
   const done = new Set();
   for (const [box, inner, scale] of wide) {
     let up = box.parentElement, inside = false;
     for (; up && !inside; up = up.parentElement) inside = done.has(up);
     if (inside) continue;
     const statement = box.closest('.derive-claim-statement');
-    if (scale < 0.5 && statement && statement.querySelector(':scope > .derive-plain')) {
+    const shown = statement && statement.querySelector(':scope > details.derive-full > summary mjx-container');
+    if (scale < 0.5 && statement && !statement.classList.contains('derive-print-preview') && shown) {
+      statement.classList.add('derive-print-preview'); done.add(statement); preview++;
+    } else if (scale < 0.5 && statement && !shown && statement.querySelector(':scope > .derive-plain')) {
       statement.classList.add('derive-print-plain'); done.add(statement); plain++;
     } else {
       inner.style.zoom = (0.98 * scale).toFixed(3); done.add(box); scaled++;
     }
   }
-  return [scaled, plain];
+  return [scaled, preview, plain];
 }"""
 
 
@@ -204,6 +215,12 @@ def book_html(site: Path, pages: list[Path], title: str) -> str:
              ".jp-OutputArea-output pre{box-sizing:border-box;max-width:100%}"
              ".derive-claim-statement.derive-print-plain>.derive-plain{display:block!important;white-space:normal}"
              ".derive-claim-statement.derive-print-plain>.derive-tex{display:none!important}"
+             ".derive-print-preview>details.derive-full>summary{display:block!important;list-style:none}"
+             ".derive-print-preview>details.derive-full>summary::-webkit-details-marker{display:none}"
+             ".derive-print-preview .derive-show{display:none!important}"
+             ".derive-print-preview>details.derive-full>:not(summary){display:none!important}"
+             ".derive-print-preview>details.derive-full>summary::after{content:'  (in full in the notebook and on "
+             "the site)';font:italic 12px var(--derive-sans);color:#57606a}"
              "body.jp-Notebook main{max-width:none}</style>")
     return (f"<!DOCTYPE html><html lang=\"en\"><head>{head}{style}</head>"
             f'<body class="jp-Notebook derive-book" data-jp-theme-light="true"><main>{_front(title, entries, bool(solutions))}'
@@ -254,6 +271,7 @@ def _print(exe: str, source: Path, target: Path, timeout: float, sync_playwright
                 page.evaluate("MathJax.startup.promise.then(() => true)")
                 page.emulate_media(media="print")
                 page.evaluate(_FIT)
+                page.evaluate(_FIT)  # the previews shown by the first pass, fitted
                 page.pdf(path=str(target), format="A4", print_background=True,
                          margin={"top": "14mm", "bottom": "14mm", "left": "12mm", "right": "12mm"},
                          display_header_footer=True, header_template="<span></span>",

@@ -257,6 +257,33 @@ def exercise_number(source: str) -> str:
     return m.group(1) if m else ""
 
 
+def _solution_labels(cells) -> dict[int, str]:
+    """The label of each solution cell, by its index: ``Solution 5.1`` after the heading "Exercise 5.1", and
+    ``Solution 5.1, part 1 of 2`` where one exercise's solution runs over cells that follow each other.
+
+    >>> from nbformat.v4 import new_code_cell, new_markdown_cell
+    >>> sol = lambda: new_code_cell("x", metadata={"tags": ["solution"]})
+    >>> _solution_labels([new_markdown_cell("### Exercise 3.2"), sol(), sol(), new_markdown_cell("### Exercise 3.3"), sol()])
+    {1: 'Solution 3.2, part 1 of 2', 2: 'Solution 3.2, part 2 of 2', 4: 'Solution 3.3'}
+    """
+    runs, number, last = [], "", None
+    for k, cell in enumerate(cells):
+        if cell.cell_type == "markdown":
+            number = exercise_number(cell.source) or number
+        if SOLUTION in cell.metadata.get("tags", []):
+            if runs and last == k - 1 and runs[-1][0] == number:
+                runs[-1][1].append(k)
+            else:
+                runs.append((number, [k]))
+            last = k
+    labels = {}
+    for number, members in runs:
+        name = f"Solution {number}" if number else "Solution"
+        for part, k in enumerate(members, 1):
+            labels[k] = name if len(members) == 1 else f"{name}, part {part} of {len(members)}"
+    return labels
+
+
 def prepare(nb, graph: ClaimGraph, href, title: str, folder: Path | None = None, scripts=()):
     """A copy of ``nb`` for the template: boilerplate input hidden, claims (first output of each) anchored,
     each solution labelled with the number of the exercise it follows (``Solution 5.1``), each claim of
@@ -271,13 +298,12 @@ def prepare(nb, graph: ClaimGraph, href, title: str, folder: Path | None = None,
 
     nb = copy.deepcopy(nb)
     nb.metadata["title"] = f"{re.sub(r'[$`*_]', '', title)} — derive"
-    cells, seen, tables, number = [], set(), [], ""
-    for cell in nb.cells:
+    labels = _solution_labels(nb.cells)
+    cells, seen, tables = [], set(), []
+    for k, cell in enumerate(nb.cells):
         tags = cell.metadata.get("tags", [])
-        if cell.cell_type == "markdown":
-            number = exercise_number(cell.source) or number
         if SOLUTION in tags:  # "Solution 5.1", after the heading "Exercise 5.1"
-            cell.metadata["derive"] = {"solution": f"Solution {number}" if number else "Solution"}
+            cell.metadata["derive"] = {"solution": labels[k]}
         if BOILERPLATE in tags:
             if cell.cell_type != "code" or not cell.get("outputs"):
                 continue
