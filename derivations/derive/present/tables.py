@@ -134,7 +134,8 @@ class SuiteTable:
                 f'title="{html.escape(r["id"])}: {r["verdict"]}" data-id="{html.escape(r["id"])}" '
                 f'style="color:{render.STYLE[Verdict(r["verdict"])][1]};text-decoration:none">'
                 f'{render.STYLE[Verdict(r["verdict"])][0]}</a>' for r in records)
-            link = f'<a href="{html.escape(notebook)}.ipynb">{html.escape(notebook)}</a>'
+            name = html.escape(notebook).replace("_", "_<wbr>")  # a narrow column breaks it between words
+            link = f'<a href="{html.escape(notebook)}.ipynb">{name}</a>'
             rows.append((f' data-notebook="{html.escape(notebook)}"', [link, html.escape(_counts(records)),
                                                                       f'<div class="derive-marks">{marks}</div>']))
         return render.html_table(["notebook", "verdicts", "each claim, in order"], rows, kind="suite")
