@@ -14,6 +14,7 @@ from ..kernel.describe import how, unexpected, verdict_counts
 from ..kernel.verdict import Verdict
 from . import render
 from .paper import record_of
+from .plain import title_text
 
 __all__ = ["FAMILY_MIME", "Family", "family"]
 
@@ -68,7 +69,7 @@ class Family:
             shared.append("each uses " + ", ".join(render.code(u) for u in uses))
         if paper:
             shared.append("paper " + ", ".join(html.escape(p) for p in paper))
-        head = (f'<div class="derive-claim-head"><strong>{html.escape(self.title)}</strong></div>'
+        head = (f'<div class="derive-claim-head"><strong>{html.escape(title_text(self.title))}</strong></div>'
                 f'<div class="derive-claim-how" style="font-size:85%;color:#57606a">{" · ".join(shared)}</div>')
         table = render.html_table(["case", "statement", "verdict", "how"], rows, kind="family",
                                   labels=["", "", "", ""], attrs=' data-same-how=""' if same_how else "")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["scripts_html", "unicode", "unicode_text"]
+__all__ = ["scripts_html", "title_text", "unicode", "unicode_text"]
 
 _TEX = [  # spacing and sizing dropped, markup unwrapped, the innermost first
     (r"\\(?:left|right|displaystyle|textstyle|big|Big|bigg|Bigg|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])", ""),
@@ -116,3 +116,17 @@ def scripts_html(text: str) -> str:
     out = _POWER.sub(lambda m: f"<sup>{m.group(1)}</sup>", out)
     out = out.replace("*", "·")
     return _NAME_SCRIPT.sub(lambda m: f"{m.group(1)}<sub>{m.group(2) or m.group(3)}</sub>", out)
+
+
+#: a one-letter name and its index as a title writes them in plain text: ``k_j``, ``M_1,1``, ``E_12``, ``c_t``
+_TITLE_SCRIPT = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z])_([0-9]+(?:,[0-9]+)?|[aehijklmnoprstuvx])(?![A-Za-z0-9_])")
+
+
+def title_text(title: str) -> str:
+    """A claim's title (plain text, as its notebook writes it) with a one-letter name's index written below it,
+    where Unicode has the subscript: ``x·k_j`` reads x·kⱼ, ``M_1,1 ≥ 0`` reads M₁,₁ ≥ 0. Identifiers keep theirs.
+
+    >>> title_text("the dot product x·k_j; M_1,1 ≥ 0; I + E_12; c_t w_t; leaky_relu, b_q")
+    'the dot product x·kⱼ; M₁,₁ ≥ 0; I + E₁₂; cₜ wₜ; leaky_relu, b_q'
+    """
+    return _TITLE_SCRIPT.sub(lambda m: m.group(1) + "".join(_SUB.get(ch, ch) for ch in m.group(2)), title)

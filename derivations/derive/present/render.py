@@ -15,7 +15,7 @@ from ..kernel.describe import how
 from ..kernel.verdict import Verdict
 from . import layout
 from .paper import record_of
-from .plain import scripts_html, unicode
+from .plain import scripts_html, title_text, unicode
 
 __all__ = ["MIME", "TABLE_MIME", "STYLE", "badge", "plain_markdown", "statement_html", "mimebundle", "folded", "html_table",
            "table_html", "statement_bundle", "second_badge", "code"]
@@ -123,7 +123,7 @@ def mimebundle(record: dict, body_tex: str) -> dict:
     second = second_badge(record)
     if second:
         notes.append(second)
-    title = f" — {html.escape(record['title'])}" if record["title"] else ""
+    title = f" — {html.escape(title_text(record['title']))}" if record["title"] else ""
     caption = rf" — \({html.escape(record['caption'])}\)" if record.get("caption") else ""
     scope = (f'<div class="derive-claim-scope">$$ \\small {html.escape(record["scope_tex"])} $$</div>'
              if record.get("scope_tex") else "")

@@ -24,7 +24,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from ..kernel import describe
-from ..present import layout, paper, render
+from ..present import layout, paper, plain, render
 from .. import second
 from ..run.runner import NotebookRun, claims_of
 from ..kernel.verdict import Verdict
@@ -386,7 +386,7 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title, scr
                 "how_html": Markup(render.how_html(c, HOW_LONG)),
                 "id": c["id"], "anchor": None if c["id"] in seen else f"claim-{c['id']}",
                 "href": href(c["id"]) if node.notebook == r.name else pages.page_name(r.name),
-                "page": pages.page_name(r.name), "notebook": r.name, "title": c.get("title") or "",
+                "page": pages.page_name(r.name), "notebook": r.name, "title": plain.title_text(c.get("title") or ""),
                 "statement": c.get("statement", ""), "assume": r",\ ".join(c.get("assume_tex") or []),
                 "badge": render.badge(Verdict(c["verdict"])), "status": status,
                 "smtlib_html": Markup((smtlib.link_html(c["id"]) if c["id"] in scripts else "") + try_page.rerun_html(c["id"])), "status_short": SHORT[status],
