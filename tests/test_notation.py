@@ -90,3 +90,14 @@ def test_printing_is_remembered_only_for_what_cannot_change():
     before = printing.latex(mutable)
     mutable[0, 0] = 5
     assert printing.latex(mutable) != before and "5" in printing.latex(mutable)
+
+
+def test_a_termwise_step_prints_its_instances_with_the_sums_index_counted_from_1():
+    """The statement prints the sum's index from 1 (Σⱼ₌₁ᵐ … Q_{j,i}): the step's instances, "for each j", too."""
+    from derive import rules
+
+    j = sp.Symbol("j", integer=True)
+    d = sp.Symbol("d", integer=True, positive=True)
+    x, Q = sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("Q", 3, d)
+    label = rules.termwise({sp.Symbol("z"): (x * Q.T)[0, j], sp.Symbol("w"): j}, index=j).label
+    assert r"Q_{j,i_{1}}" in label and "j + 1" not in label and r"w := j - 1" in label

@@ -1044,7 +1044,9 @@ def termwise(mappings, index) -> Rule:
                     return None
         return "every term of the sum is zero by the premise at its instance"
 
-    shown = r";\ ".join(_mapping_tex(m) for m in listed)
+    # the statement prints the sum's index counted from 1, so the instances are printed with it counted from 1 too
+    # (j standing for j - 1): "Q_{j,i}", as the sum's own term writes it, never "Q_{j+1,i}"
+    shown = r";\ ".join(_mapping_tex({k: v.xreplace({index: index - 1}) for k, v in m.items()}) for m in listed)
     return Rule("termwise", _text("the premise at every term, ") + shown + _text(f" for each {index}"), check,
                 equations=True, instantiates=dict(instances[0]), instances=tuple(instances[1:]), puts_into=put_in)
 
