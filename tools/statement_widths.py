@@ -1,6 +1,6 @@
 """How many statements on the site's claims page are wider than their column, at 1280 px and on a 390 px phone.
 
-Builds the site from the notebooks as committed (no re-execution; the way ``tests/test_site.py`` builds its suite
+Builds the site from the notebooks as committed (no re-execution; the way ``tests/sitecheck.py`` builds the suite
 site), opens ``claims.html`` in headless Chromium with every expression typeset, and counts, at each width, the
 claim cards whose statement (any of its typeset pieces, folded parts left out while folded) is wider than the
 box it sits in, the cards that fold their statement, and how far the page itself scrolls sideways.
