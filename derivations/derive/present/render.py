@@ -18,7 +18,7 @@ from .paper import record_of
 from .plain import scripts_html, title_text, unicode
 
 __all__ = ["MIME", "TABLE_MIME", "STYLE", "badge", "plain_markdown", "statement_html", "mimebundle", "folded", "html_table",
-           "table_html", "statement_bundle", "second_badge", "code"]
+           "table_html", "statement_bundle", "second_badge", "code", "breakable_code"]
 
 #: the MIME type of one claim's record in a notebook output
 MIME = "application/vnd.derive.claim+json"

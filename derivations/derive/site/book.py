@@ -60,13 +60,13 @@ def _take_solutions(body: str, stem: str) -> tuple[str, list[tuple[str, str, str
         label = headings[-1].strip() if headings else f"{len(taken) + 1} of {stem}"
         inner = _SUMMARY.sub("", body[start + len(_SOLUTION):end - len("</details>")], count=1)
         between = body[at:start]
+        kept.append(between)  # the markup between two solutions (their cells' ends and starts) kept as it is
         if taken and taken[-1][1] == label and not _TAGS.sub("", between).strip():  # the same exercise's next cell
             anchor, _, before = taken[-1]
             taken[-1] = (anchor, label, before + inner)
         else:
             anchor = f"book-solution-{stem}-{len(taken) + 1}"
             taken.append((anchor, label, inner))
-            kept.append(between)
             kept.append(f'<p class="derive-book-solref"><a href="#{anchor}">Solution to exercise '
                         f'{html.escape(label, quote=False)}: in the appendix</a></p>')
         at = end
