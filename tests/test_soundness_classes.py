@@ -1783,6 +1783,21 @@ def test_a_matrix_variable_is_instantiated_only_by_a_real_matrix_of_its_shape(ke
         rules.instantiate({key: value})
 
 
+_cm_M, _cm_N = sp.MatrixSymbol("M", 2, 2), sp.MatrixSymbol("N", 2, 2)
+
+
+@pytest.mark.parametrize("value", [
+    _cm_N * sp.ImmutableMatrix([[sp.I, 0], [0, 1]]),                      # a product with a complex factor
+    _cm_N + sp.ImmutableMatrix([[sp.Symbol("zc"), 0], [0, 0]]),            # a sum with an entry not known real
+    (_cm_N * sp.ImmutableMatrix([[1, sp.I], [0, 1]])).T,                   # the transpose of such a product
+], ids=["product", "sum", "transpose"])
+def test_a_matrix_built_of_matrices_is_an_instance_only_when_each_part_is_real(value):
+    """A value built of matrices (a product, sum or transpose) is read part by part: one complex part refuses it."""
+    with pytest.raises(ValueError, match="not known to be real"):
+        rules.instantiate({_cm_M: value})
+    rules.instantiate({_cm_M: _cm_N * sp.ImmutableMatrix([[2, 0], [0, 1]])})  # every part real: taken
+
+
 def test_a_matrix_instance_keeps_the_chains_assumptions_and_its_form():
     M = sp.MatrixSymbol("M", 2, 2)
     # the premise read at M := 0 would break the chain's assumption that M is invertible
