@@ -2949,3 +2949,29 @@ def test_cvc5_refuses_a_time_that_is_no_number_of_milliseconds(ms):
     from derive.second import cvc5
     with pytest.raises(ValueError, match="finite number of milliseconds"):
         cvc5.check("(declare-const |z| Real)", ms)
+
+
+# -- a claim's matrix definitions (where={M: …}): a real matrix of M's shape, explicit or a FunctionMatrix ------------
+_wd_M = sp.MatrixSymbol("M", 2, 2)
+_wd_i, _wd_k = sp.symbols("i k", integer=True, nonnegative=True)
+
+
+@pytest.mark.parametrize("value, error, says", [
+    (sp.Matrix([[sp.I, 0], [0, 1]]), ValueError, "not known to be real"),                          # a complex entry
+    (sp.Matrix([[sp.Symbol("zc"), 0], [0, 1]]), ValueError, "not known to be real"),               # a complex symbol
+    (sp.FunctionMatrix(2, 2, sp.Lambda((_wd_i, _wd_k), sp.I * _wd_i)), ValueError, "not known to be real"),
+    (sp.Matrix([[a, b, 0], [b, a, 0]]), ValueError, "has shape"),                                  # not 2×2
+    (sp.MatrixSymbol("N", 2, 2), TypeError, "explicit matrix or a FunctionMatrix"),                # no definition
+], ids=["complex_entry", "complex_symbol", "complex_function_matrix", "shape", "symbol"])
+def test_a_matrix_definition_of_a_claim_is_a_real_matrix_of_its_shape(value, error, says):
+    with pytest.raises(error, match=says):
+        claim("sound.where_matrix", _wd_M.T, _wd_M, where={_wd_M: value})
+
+
+def test_a_matrix_definition_decides_the_claim_it_defines():
+    assert claim("sound.where_symmetric", _wd_M.T, _wd_M, where={_wd_M: sp.Matrix([[a, b], [b, a]])},
+                 expect=None).prove().verdict is P
+    assert claim("sound.where_not_symmetric", _wd_M.T, _wd_M, where={_wd_M: sp.Matrix([[a, 1], [0, a]])},
+                 expect=None).decide().verdict is R
+    ramp = sp.FunctionMatrix(2, 2, sp.Lambda((_wd_i, _wd_k), _wd_i + _wd_k))  # entry (i, k) = i + k: symmetric
+    assert claim("sound.where_function_matrix", _wd_M.T, _wd_M, where={_wd_M: ramp}, expect=None).prove().verdict is P
