@@ -1,4 +1,5 @@
-"""What the browser tests of the site check on its pages: helpers of ``test_site.py`` and ``test_site_pages_*.py``.
+"""What the browser tests of the site check on its pages: helpers of ``test_site.py``, ``test_site_pages.py``
+and ``test_site_claims_page.py``.
 
 A page is opened in headless Chromium at 390 and 1280 px with every expression typeset (:func:`check_page`): it must
 typeset all its math, log no error, request nothing outside file://, load every image, lay out within the page,
@@ -62,7 +63,6 @@ def need(path: Path, what: str):
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-
 
 
 def mathjax_or_skip() -> Path:

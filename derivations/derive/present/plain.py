@@ -118,8 +118,8 @@ def scripts_html(text: str) -> str:
     return _NAME_SCRIPT.sub(lambda m: f"{m.group(1)}<sub>{m.group(2) or m.group(3)}</sub>", out)
 
 
-#: a one-letter name and its index as a title writes them in plain text: ``k_j``, ``M_1,1``, ``E_12``, ``c_t``
-_TITLE_SCRIPT = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z])_([0-9]+(?:,[0-9]+)?|[aehijklmnoprstuvx])(?![A-Za-z0-9_])")
+#: a one-letter name and its index as a title writes them in plain text: ``k_j``, ``M_1,1``, ``E_12``, ``Σ_j``
+_TITLE_SCRIPT = re.compile(r"(?<![\w.])([^\W\d_])_([0-9]+(?:,[0-9]+)?|[aehijklmnoprstuvx])(?![A-Za-z0-9_])")
 
 
 def title_text(title: str) -> str:
@@ -128,5 +128,7 @@ def title_text(title: str) -> str:
 
     >>> title_text("the dot product x·k_j; M_1,1 ≥ 0; I + E_12; c_t w_t; leaky_relu, b_q")
     'the dot product x·kⱼ; M₁,₁ ≥ 0; I + E₁₂; cₜ wₜ; leaky_relu, b_q'
+    >>> title_text("σ(xKᵀ)V = Σ_j σ(x·k_j) v_j")
+    'σ(xKᵀ)V = Σⱼ σ(x·kⱼ) vⱼ'
     """
     return _TITLE_SCRIPT.sub(lambda m: m.group(1) + "".join(_SUB.get(ch, ch) for ch in m.group(2)), title)

@@ -18,7 +18,7 @@ from .paper import record_of
 from .plain import scripts_html, title_text, unicode
 
 __all__ = ["MIME", "TABLE_MIME", "STYLE", "badge", "plain_markdown", "statement_html", "mimebundle", "folded", "html_table",
-           "table_html", "statement_bundle", "second_badge", "code", "breakable_code"]
+           "table_html", "statement_bundle", "second_badge", "code", "breakable", "breakable_code"]
 
 #: the MIME type of one claim's record in a notebook output
 MIME = "application/vnd.derive.claim+json"
@@ -58,13 +58,22 @@ def code(ident: str) -> str:
     return f"<code>{html.escape(ident)}</code>"
 
 
+def breakable(name: str) -> str:
+    """A name as HTML that a narrow column breaks after a dot or an underscore, not inside a word.
+
+    >>> breakable("06_sigma.z")
+    '06_<wbr>sigma.<wbr>z'
+    """
+    return html.escape(name).replace(".", ".<wbr>").replace("_", "_<wbr>")
+
+
 def breakable_code(ident: str) -> str:
-    """An identifier as code that a narrow column breaks after a dot or an underscore, not inside a word.
+    """An identifier as code that breaks as :func:`breakable` does.
 
     >>> breakable_code("a.b_c")
     '<code>a.<wbr>b_<wbr>c</code>'
     """
-    return "<code>" + html.escape(ident).replace(".", ".<wbr>").replace("_", "_<wbr>") + "</code>"
+    return f"<code>{breakable(ident)}</code>"
 
 
 def _plain_html(text: str) -> str:

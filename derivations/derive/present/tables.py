@@ -134,8 +134,7 @@ class SuiteTable:
                 f'title="{html.escape(r["id"])}: {r["verdict"]}" data-id="{html.escape(r["id"])}" '
                 f'style="color:{render.STYLE[Verdict(r["verdict"])][1]};text-decoration:none">'
                 f'{render.STYLE[Verdict(r["verdict"])][0]}</a>' for r in records)
-            name = html.escape(notebook).replace("_", "_<wbr>")  # a narrow column breaks it between words
-            link = f'<a href="{html.escape(notebook)}.ipynb">{name}</a>'
+            link = f'<a href="{html.escape(notebook)}.ipynb">{render.breakable(notebook)}</a>'
             rows.append((f' data-notebook="{html.escape(notebook)}"', [link, html.escape(_counts(records)),
                                                                       f'<div class="derive-marks">{marks}</div>']))
         return render.html_table(["notebook", "verdicts", "each claim, in order"], rows, kind="suite")

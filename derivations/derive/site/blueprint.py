@@ -21,7 +21,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-from ..present import paper
+from ..present import paper, plain
 from .graph import STATUSES, ClaimGraph
 
 __all__ = ["ITEM_STATUSES", "ItemNode", "Blueprint", "blueprint", "item_status", "blueprint_dot", "claims_dot",
@@ -130,18 +130,6 @@ def _step_label(title: str) -> str:
     return '"' + "".join(_q(line)[1:-1] + "\\l" for line in lines) + '"'  # \l: a line set flush left
 
 
-_SUB = dict(zip("0123456789ijkmnr", "₀₁₂₃₄₅₆₇₈₉ᵢⱼₖₘₙᵣ"))
-
-
-def _subscripts(label: str) -> str:
-    """An item's label with its one-letter indices as Unicode subscripts (``v_j`` as ``vⱼ``).
-
-    >>> _subscripts("σ(xKᵀ)V = Σ_j σ(x·k_j) v_j, x·q_j")
-    'σ(xKᵀ)V = Σⱼ σ(x·kⱼ) vⱼ, x·qⱼ'
-    """
-    return re.sub(r"_([0-9ijkmnr])(?![A-Za-z0-9])", lambda m: _SUB[m.group(1)], label)
-
-
 def _wrap(text: str, width: int) -> list[str]:
     lines, line = [], ""
     for word in text.split():
@@ -207,7 +195,7 @@ def blueprint_dot(bp: Blueprint, href) -> str:
 def _item_node(it: ItemNode, link: str | None) -> str:
     text, fill, stroke, ink = ITEM_STATUSES[it.status]
     counts = "  ".join(f"{_SYMBOL[v]} {n}" for v, n in it.counts.items()) or "no claim"
-    wrapped = _wrap(_subscripts(it.label), 18)
+    wrapped = _wrap(plain.title_text(it.label), 18)
     lines = [it.id + "  " + wrapped[0]] + wrapped[1:] + [counts]
     label = "\\n".join(line.replace("\\", "\\\\").replace('"', '\\"') for line in lines)
     style = "rounded,filled"
