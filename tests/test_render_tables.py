@@ -188,7 +188,10 @@ def test_suite_table_reads_committed_outputs(tmp_path):
     assert len(table) == 2
     assert [(nb, r["id"]) for nb, r in table.rows] == [("01_first", "demo.proved"), ("02_second", "demo.refuted")]
     data, _ = table._repr_mimebundle_()
-    assert "<strong>2 claims in the suite</strong>: 1 proved, 1 refuted" in data["text/html"]
+    # the overview is left out (its own outputs are the ones being written), and the heading says so
+    assert "<strong>2 claims in the other 2 notebooks</strong>: 1 proved, 1 refuted" in data["text/html"]
+    everything = suite_table(tmp_path, exclude=())
+    assert str(everything).startswith("3 claims in the suite: 2 proved, 1 refuted")
     assert data["application/vnd.derive.suite+json"]["rows"][1] == ["02_second", "demo.refuted", "refuted"]
     assert data["text/plain"].splitlines() == ["01_first     proved  demo.proved", "02_second    refuted  demo.refuted"]
 

@@ -111,11 +111,12 @@ def claim_table() -> ClaimTable:
 class SuiteTable:
     """Every claim of the suite, read from the committed outputs of the numbered notebooks."""
 
-    def __init__(self, rows: list[tuple[str, dict]]):
+    def __init__(self, rows: list[tuple[str, dict]], place: str = "in the suite"):
         self.rows = rows
+        self.place = place  # where the rows come from, as the heading says it ("in the suite", "in the other …")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        head = f"<strong>{len(self.rows)} claims in the suite</strong>: " + _counts([r for _, r in self.rows])
+        head = f"<strong>{len(self.rows)} claims {self.place}</strong>: " + _counts([r for _, r in self.rows])
         plain = "\n".join(f"{nb}  {r['verdict']:>9}  {r['id']}" for nb, r in self.rows)
         page = f'<div class="derive-suite-table"><p>{head}</p>\n{self._html()}</div>'
         data = {"text/html": page, "text/plain": plain,
@@ -144,7 +145,7 @@ class SuiteTable:
 
     def __str__(self):
         """Plain text: a line counting the verdicts, then one line per claim, its notebook first."""
-        return _text([(f"{nb}  ", r) for nb, r in self.rows], "claim{s} in the suite")
+        return _text([(f"{nb}  ", r) for nb, r in self.rows], "claim{s} " + self.place)
 
     def __repr__(self):
         return f"<SuiteTable of {len(self.rows)} claims>"

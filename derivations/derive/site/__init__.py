@@ -102,9 +102,9 @@ def _status_css() -> str:
         rules.append(f".claim-card.{status} {{ border-left-color: {stroke}; }}")
     for status, (_, fill, stroke, _) in blueprint.ITEM_STATUSES.items():
         style = "dashed" if status == "empty" else "solid"
-        if ";" in fill:  # stripes: proved, then refuted
-            first, second = fill.split(";")[0], fill.split(":")[-1]
-            fill = f"linear-gradient(to right, {first} 50%, {second} 50%)"
+        if status == "settled":  # its box's bar: proved, then refuted, under the text
+            fill = (f"linear-gradient(to right, {blueprint.BAR[0]} 50%, {blueprint.BAR[1]} 50%) "
+                    f"center bottom 2px / 70% 3px no-repeat, {fill}")
         rules.append(f".swatch.item-{status} {{ background: {fill}; border: 1.5px {style} {stroke}; }}")
     return "\n".join(rules) + "\n"
 

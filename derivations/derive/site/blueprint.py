@@ -30,8 +30,8 @@ __all__ = ["ITEM_STATUSES", "ItemNode", "Blueprint", "blueprint", "item_status",
 #: item status -> (legend text, fill, stroke, text colour)
 ITEM_STATUSES = {
     "fully-proved": ("fully proved: every claim, and all it uses, proved", "#1a7f37", "#1a7f37", "#ffffff"),
-    "settled": ("proved where it holds, refuted by certified witnesses where it must fail", "#1a7f37;0.5:#b35900",
-                "#0b3d1a", "#ffffff"),
+    "settled": ("proved where it holds, refuted by certified witnesses where it must fail (the bar: the share of each)",
+                "#0b3d1a", "#0b3d1a", "#ffffff"),
     "refuted": ("refuted as expected, by certified witnesses", "#b35900", "#b35900", "#ffffff"),
     "proved": ("proved on unproved ground: a claim used is not proved", "#dafbe1", "#1a7f37", "#0b3d1a"),
     "checked": ("rests on numeric evidence somewhere", "#0969da", "#0969da", "#ffffff"),
@@ -39,6 +39,10 @@ ITEM_STATUSES = {
     "unexpected": ("a verdict differs from the one expected", "#ffebe9", "#cf222e", "#82071e"),
     "empty": ("no claim states it (pictures, or not yet)", "#ffffff", "#8c959f", "#57606a"),
 }
+
+#: a settled item's bar: the share of its claims proved, then refuted (light enough to read on its dark box)
+BAR = ("#4ac26b", "#fb8f44")
+_BAR_PT = 64  # the bar's length in points, centred under the text
 
 
 @dataclass
@@ -197,23 +201,33 @@ def _item_node(it: ItemNode, link: str | None) -> str:
     counts = "  ".join(f"{_SYMBOL[v]} {n}" for v, n in it.counts.items()) or "no claim"
     wrapped = _wrap(plain.title_text(it.label), 18)
     lines = [it.id + "  " + wrapped[0]] + wrapped[1:] + [counts]
-    label = "\\n".join(line.replace("\\", "\\\\").replace('"', '\\"') for line in lines)
-    style = "rounded,filled"
-    if it.status == "settled":  # stripes in proportion to the claims proved and refuted
-        style = "striped"
-        share = it.counts.get("proved", 0) / max(1, sum(it.counts.values()))
-        fill = f"#1a7f37;{max(0.08, min(0.92, share)):.2f}:#b35900"
-    if it.status == "empty":
-        style = "rounded,dashed,filled"
     width = 3 if it.status == "unexpected" else 1.4
     tooltip = f"{it.id} {it.label} — {text}; {len(it.claims)} claims"
-    attrs = [f'label="{label}"', f"style={_q(style)}", f"fillcolor={_q(fill)}", f"color={_q(stroke)}",
-             f"fontcolor={_q(ink)}", f"penwidth={width}", f"tooltip={_q(tooltip)}", f"id={_q('item-' + it.id)}",
-             f'class={_q("item " + it.status)}']
+    attrs = [f"color={_q(stroke)}", f"fontcolor={_q(ink)}", f"penwidth={width}", f"tooltip={_q(tooltip)}",
+             f"id={_q('item-' + it.id)}", f'class={_q("item " + it.status)}']
+    if it.status == "settled":  # the text on one colour, and under it a bar of the shares proved and refuted
+        attrs = ["shape=plain", f"label={_bar_label(lines, it.counts, fill, stroke)}"] + attrs
+    else:
+        label = "\\n".join(line.replace("\\", "\\\\").replace('"', '\\"') for line in lines)
+        style = "rounded,dashed,filled" if it.status == "empty" else "rounded,filled"
+        attrs = [f'label="{label}"', f"style={_q(style)}", f"fillcolor={_q(fill)}"] + attrs
     if link:
         attrs.append(f"URL={_q(link)}")
         attrs.append('target="_top"')
     return f"{_q(it.id)} [{', '.join(attrs)}];"
+
+
+def _bar_label(lines: list[str], counts: dict, fill: str, stroke: str) -> str:
+    """A DOT HTML label: ``lines`` on ``fill`` in a rounded box, over a bar whose two parts are the shares of the
+    claims proved and refuted."""
+    proved = counts.get("proved", 0) / max(1, sum(counts.values()))
+    parts = [round(_BAR_PT * max(0.08, min(0.92, proved)))]
+    parts.append(_BAR_PT - parts[0])
+    bar = "".join(f'<TD FIXEDSIZE="TRUE" WIDTH="{w}" HEIGHT="5" BGCOLOR="{c}"></TD>' for w, c in zip(parts, BAR))
+    text = "<BR/>".join(html.escape(line, quote=False) for line in lines)
+    return (f'<<TABLE STYLE="rounded" BORDER="1" COLOR="{stroke}" BGCOLOR="{fill}" CELLBORDER="0" CELLSPACING="0" '
+            f'CELLPADDING="2"><TR><TD>{text}</TD></TR><TR><TD CELLPADDING="1"><TABLE FIXEDSIZE="TRUE" WIDTH="{_BAR_PT}" HEIGHT="5" BORDER="0" '
+            f'CELLSPACING="0" CELLPADDING="0"><TR>{bar}</TR></TABLE></TD></TR></TABLE>>')
 
 
 def claims_dot(graph: ClaimGraph, ids: list[str], href) -> str:
