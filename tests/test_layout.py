@@ -40,6 +40,19 @@ def test_a_chain_moves_its_long_justifications_under_its_steps():
     assert all(r.startswith(r"&\qquad") for r in rows[2:]) and len(rows) > 3
 
 
+def test_a_long_domain_breaks_after_its_commas_keeping_every_condition():
+    defined = [sp.Eq(sp.Symbol(f"b_{k}", real=True), sp.Add(*a[k:k + 6])) for k in range(8)]
+    c = derive.claim("layout.domain", a[0] * (a[1] + a[2]), a[0] * a[1] + a[0] * a[2], assume=defined)
+    tex = c.record()["scope_tex"]
+    assert layout.width(tex) > layout.COLUMN
+    shown = layout.listed(tex)
+    rows = shown.split(r" \\" + "\n")
+    assert len(rows) > 2 and all(layout.width(r) <= layout.COLUMN for r in rows)
+    assert re.sub(r"\\(begin|end)\{aligned\}|\\\\|&|\\quad|,\\ |,|\s+", "", shown) == \
+        re.sub(r",\\ |,|\s+", "", tex)  # every condition, in order
+    assert layout.listed(r"\text{for } a \in X") == r"\text{for } a \in X"
+
+
 def test_the_html_carries_a_unicode_text_and_hides_it_where_math_is_typeset():
     x, K, V = sp.MatrixSymbol("x", 1, 3), sp.MatrixSymbol("K", 2, 3), sp.MatrixSymbol("V", 2, 3)
     kv = derive.forms.key_value(x, K, V, derive.sigma)

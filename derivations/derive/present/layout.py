@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COLUMN", "width", "split_top", "broken", "aligned", "fits", "preview"]
+__all__ = ["COLUMN", "width", "split_top", "broken", "aligned", "fits", "preview", "listed"]
 
 #: the column of a statement, in characters of typeset math (the claims page and a notebook's output at 1280 px)
 COLUMN = 78
@@ -259,6 +259,23 @@ def broken(tex: str, room: float = COLUMN) -> list[str]:
         relation, _, rest = side.partition(" ")
         rows += _side(rest, room - 2, f"&{relation}")
     return rows
+
+
+def listed(tex: str, room: float = COLUMN) -> str:
+    r"""A list joined by ``,\ `` (a claim's domain: "for a, b ∈ ℝ, …") as rows of at most ``room`` characters,
+    cut after its top-level commas, the rows after the first indented; ``tex`` itself when it fits.
+
+    >>> print(listed(r"\text{for } a \in X,\ b \in Y", 10))
+    \begin{aligned}
+    & \text{for } a \in X, \\
+    &\quad b \in Y
+    \end{aligned}
+    """
+    if width(tex) <= room:
+        return tex
+    parts = [p[2:].strip() if p.startswith(",\\") else p for p in split_top(tex, r",\\ ")]
+    parts = [p + ("," if k < len(parts) - 1 else "") for k, p in enumerate(parts)]
+    return aligned(_pack(parts, room, "&", r"&\quad", joiner=r"\ "))
 
 
 def aligned(rows: list[str]) -> str:

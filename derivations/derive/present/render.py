@@ -93,6 +93,10 @@ FALLBACK_CSS = (f".derive-claim-statement:has({TYPESET}) > .derive-plain {{ disp
                 ".derive-plain { font-family: serif; font-size: 110%; overflow-wrap: anywhere; padding: 4px 0; }")
 
 
+#: the column in characters of the domain line under a statement, typeset \small (about nine tenths as wide)
+_SMALL = layout.COLUMN / 0.9
+
+
 def statement_html(tex: str, room: float = layout.COLUMN) -> str:
     r"""A statement's HTML: its math laid out for the column (:mod:`.layout`), and its Unicode text for viewers that
     do not typeset. A statement too wide even when broken folds behind "show in full", its first row in view.
@@ -134,7 +138,7 @@ def mimebundle(record: dict, body_tex: str) -> dict:
         notes.append(second)
     title = f" — {html.escape(title_text(record['title']))}" if record["title"] else ""
     caption = rf" — \({html.escape(record['caption'])}\)" if record.get("caption") else ""
-    scope = (f'<div class="derive-claim-scope">$$ \\small {html.escape(record["scope_tex"])} $$</div>'
+    scope = (f'<div class="derive-claim-scope">$$ \\small {html.escape(layout.listed(record["scope_tex"], _SMALL))} $$</div>'
              if record.get("scope_tex") else "")
     page = (
         f'<div class="derive-claim" data-claim="{html.escape(record["id"])}">'

@@ -122,6 +122,15 @@ function deriveMarkScrolls() {
   boxes.forEach(function (el, k) {
     if (el.classList.contains("derive-scrolls") !== wide[k]) el.classList.toggle("derive-scrolls", wide[k]);
     if (wide[k] && !el.hasAttribute("title")) el.setAttribute("title", "wider than the page: scroll sideways");
+    // and says so in words under it, where a touch screen shows no title
+    var hint = el.nextElementSibling && el.nextElementSibling.classList.contains("derive-scroll-hint");
+    if (wide[k] && !hint) {
+      var say = document.createElement("span");
+      say.className = "derive-scroll-hint";
+      say.setAttribute("aria-hidden", "true");
+      say.textContent = "scroll sideways for the rest \u2192";
+      el.insertAdjacentElement("afterend", say);
+    } else if (!wide[k] && hint) el.nextElementSibling.remove();
   });
   inline.forEach(function (el) { el.classList.add("derive-scrolls", "derive-scrolls-inline"); });
 }
