@@ -6,6 +6,7 @@ typeset all its math, log no error, request nothing outside file://, load every 
 and show derive's tables as their data says; its links must reach a file of the site and an anchor there
 (:func:`check_links`, read from the pages' HTML, which a browser test shows to hold every id of the page).
 """
+import fcntl
 import html
 import os
 import re
@@ -75,14 +76,23 @@ def mathjax_or_skip() -> Path:
 
 def build_suite_site(tmp_path_factory, mathjax) -> tuple[Path, dict]:
     """The site of the suite's notebooks as committed (built from a copy, so that the pages and the counts
-    compare the same files), and the notebooks by stem."""
-    here = tmp_path_factory.mktemp("suite")
-    folder = here / "notebooks"
-    if (ROOT / "notebooks").is_dir():
-        shutil.copytree(ROOT / "notebooks", folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    compare the same files), and the notebooks by stem. Built once per run: the workers of ``pytest -n`` share
+    it (the first to ask builds it under a lock, the others wait and read it; no test writes to it)."""
+    base = tmp_path_factory.getbasetemp()
+    here = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "suite-site"
+    here.mkdir(exist_ok=True)
+    folder, out = here / "notebooks", here / "site"
+    with open(here / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (here / "built").exists():  # (or an earlier build failed part way: started again)
+            shutil.rmtree(folder, ignore_errors=True)
+            shutil.rmtree(out, ignore_errors=True)
+            if (ROOT / "notebooks").is_dir():
+                shutil.copytree(ROOT / "notebooks", folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+            paths = find_notebooks(folder) if folder.is_dir() else []
+            build(runs_from_files(paths), out, mathjax=mathjax, pdf=False)  # the PDF: the tiny site's build prints it
+            (here / "built").touch()
     paths = find_notebooks(folder) if folder.is_dir() else []
-    out = here / "site"
-    build(runs_from_files(paths), out, mathjax=mathjax, pdf=False)  # the PDF: printed by the tiny site's build
     return out, {p.stem: p for p in paths}
 
 
