@@ -40,6 +40,17 @@ def test_a_chain_moves_its_long_justifications_under_its_steps():
     assert all(r.startswith(r"&\qquad") for r in rows[2:]) and len(rows) > 3
 
 
+def test_a_statement_breaks_before_its_definitions_never_at_their_equals():
+    sigma, z, alpha, N, d = sp.Function("sigma"), *sp.symbols("z alpha N d", real=True)
+    tex = (derive.kernel.printing.equation(sigma(a[0] * alpha), alpha * sigma(a[0])) + r"\quad \text{where } "
+           + r",\ ".join([derive.kernel.printing.equation(sigma(z), sp.Max(0, z)), "N = 12", "d = 2"]))
+    rows = layout.broken(tex, 36)
+    assert len(rows) > 1 and layout.fits(rows, 36)
+    assert not any(r.lstrip("&").startswith("=") for r in rows[1:]), rows  # no row opens with a definition's "="
+    assert r"\text{where }" in rows[1] and all(r"\text{where" not in r for r in rows[:1] + rows[2:])
+    assert _rows_text(rows).replace(r"\;", "") == re.sub(r"\s+|\\quad", "", tex)  # every part, in order
+
+
 def test_a_long_domain_breaks_after_its_commas_keeping_every_condition():
     defined = [sp.Eq(sp.Symbol(f"b_{k}", real=True), sp.Add(*a[k:k + 6])) for k in range(8)]
     c = derive.claim("layout.domain", a[0] * (a[1] + a[2]), a[0] * a[1] + a[0] * a[2], assume=defined)

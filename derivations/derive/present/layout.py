@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COLUMN", "width", "split_top", "broken", "aligned", "fits", "preview", "listed"]
+__all__ = ["COLUMN", "width", "split_top", "broken", "aligned", "fits", "preview", "listed", "definitions"]
 
 #: the column of a statement, in characters of typeset math (the claims page and a notebook's output at 1280 px)
 COLUMN = 78
@@ -253,6 +253,11 @@ def broken(tex: str, room: float = COLUMN) -> list[str]:
         return _chain_rows(whole.group(1), room)
     if width(tex) <= room:
         return [tex]
+    main, told = definitions(tex)
+    if told:  # "… where σ(z) = …": the definitions on rows of their own, cut after their commas, never at their "="
+        rows = broken(main, room)
+        rows = rows if "&" in rows[0] else [f"& {row}" for row in rows]
+        return rows + _pack(told, room - 4, _WHERE_ROW, r"&\qquad", joiner=r"\ ")
     sides = split_top(tex, r" (=|\\neq|\\leq|\\geq|<|>) ")
     rows = _side(sides[0], room, "&")
     for side in sides[1:]:
@@ -276,6 +281,28 @@ def listed(tex: str, room: float = COLUMN) -> str:
     parts = [p[2:].strip() if p.startswith(",\\") else p for p in split_top(tex, r",\\ ")]
     parts = [p + ("," if k < len(parts) - 1 else "") for k, p in enumerate(parts)]
     return aligned(_pack(parts, room, "&", r"&\quad", joiner=r"\ "))
+
+
+#: how a statement gives the definitions it uses (:meth:`derive.kernel.claims.Claim.body_tex`)
+_WHERE_TEX = r"\quad \text{where }"
+_WHERE = re.escape(_WHERE_TEX)
+_WHERE_ROW = r"&\qquad \;\text{where }"  # (a preview, which drops the \qquad, keeps a space before it)
+
+
+def definitions(tex: str) -> tuple[str, list[str]]:
+    r"""A statement's equation, and the definitions it gives after "where" (each but the last with its comma).
+
+    >>> definitions(r"f(a) = c a\quad \text{where } f(z) = 2 z,\ c = 2")
+    ('f(a) = c a', ['f(z) = 2 z,', 'c = 2'])
+    >>> definitions("a = b")
+    ('a = b', [])
+    """
+    main, *where = split_top(tex, _WHERE)
+    if not where:
+        return tex, []
+    told = where[0][len(_WHERE_TEX):].strip()
+    parts = [p[2:].strip() if p.startswith(",\\") else p for p in split_top(told, r",\\ ")]
+    return main, [p + ("," if k < len(parts) - 1 else "") for k, p in enumerate(parts)]
 
 
 def aligned(rows: list[str]) -> str:

@@ -142,7 +142,8 @@ def mimebundle(record: dict, body_tex: str) -> dict:
              if record.get("scope_tex") else "")
     page = (
         f'<div class="derive-claim" data-claim="{html.escape(record["id"])}">'
-        f'<div class="derive-claim-head">{badge(verdict)} <strong>{code(record["id"])}</strong>{title}{caption}</div>'
+        f'<div class="derive-claim-head">{badge(verdict)} <strong>{breakable_code(record["id"])}</strong>{title}'
+        f'{caption}</div>'
         f'<style>{FALLBACK_CSS}</style>'
         f'<div class="derive-claim-statement">{statement_html(body_tex)}</div>'
         f"{scope}"

@@ -68,7 +68,9 @@ class ClaimTable:
         if len(self.records) > FOLD_ROWS:  # a long table is its counts, the rows one click away (open where a
             opened = " open" if unexpected else ""  # verdict is not the one expected, so it is seen at once)
             body = (f'<details class="derive-fold derive-table-fold"{opened}><summary>{head} '
-                    f'<span class="derive-show">show the {len(self.records)} rows</span></summary>\n{table}</details>')
+                    f'<span class="derive-show">show the {len(self.records)} rows</span>'
+                    f'<span class="derive-print-note" style="display:none"> (each row on the site\'s claims page and in the '
+                    f'notebook)</span></summary>\n{table}</details>')
         else:
             body = f"<p>{head}</p>\n{table}"
         page = f'<div class="derive-claim-table">{body}</div>'

@@ -240,7 +240,7 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
         resources = {"metadata": {"name": r.name, "path": str(Path(r.source).parent.resolve())},
                      "derive": {"nav": top, "nav_bottom": bottom}}
         body, _ = exp.from_notebook_node(ready, resources=resources)
-        body = pages.relink(body, stems, href)
+        body = pages.code_lines(pages.relink(body, stems, href))
         body = pages.figures_to_files(body, tmp, r.name)
         body, headings = pages.with_contents(body)
         target = tmp / pages.page_name(r.name)
@@ -300,10 +300,14 @@ def statement_pieces(tex: str) -> list[str]:
     ['a = b']
     >>> statement_pieces(r"\\left(x + y\\right) + " + "z" * 50 + " = w")
     ['\\\\left(x + y\\\\right)', '+ zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz', '= w']
+    >>> statement_pieces("y" * 50 + r" = x\\quad \\text{where } x = 1 + " + "z" * 30 + r",\\ c = 2")[1:]
+    ['= x', '\\\\text{where } x = 1 + zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz,', 'c = 2']
     """
     if len(tex) <= PIECE:
         return [tex]
-    return layout.split_top(tex, r" (?=[=+-] )")
+    main, told = layout.definitions(tex)  # a definition after "where" is one piece: never cut at its "="
+    pieces = [main] if len(main) <= PIECE else layout.split_top(main, r" (?=[=+-] )")
+    return pieces + ([r"\text{where } " + told[0], *told[1:]] if told else [])
 
 
 def _piece(tex: str) -> str:

@@ -19,7 +19,7 @@ from . import smtlib, try_page
 from .graph import ClaimGraph
 
 __all__ = ["TEMPLATES", "CONTENTS", "exporter", "page_name", "title_of", "summary_of", "anchored", "has_table",
-           "prepare", "exercise_number", "relink", "lab_css", "with_contents", "figures_to_files"]
+           "prepare", "exercise_number", "relink", "code_lines", "lab_css", "with_contents", "figures_to_files"]
 
 TEMPLATES = Path(__file__).parent / "templates"
 BOILERPLATE, SOLUTION = "boilerplate", "solution"
@@ -145,6 +145,28 @@ def relink(body: str, stems, claim_href=None) -> str:
         return f'href="{page_name(m.group(1))}{fragment}"'
 
     return _NB_LINK.sub(page, body)
+
+
+_HIGHLIGHTED = re.compile(r'(<div class="highlight[^"]*"><pre>)(.*?)(</pre>)', re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def code_lines(body: str) -> str:
+    r"""Each line of highlighted code (Pygments closes its spans at every line's end) as a block of its own
+    that, when it wraps, goes on under its own indentation and a little further, never at the margin.
+
+    >>> code_lines('<div class="highlight"><pre><span></span>for x in y:\n    f(x)\n</pre></div>')
+    '<div class="highlight"><pre><span class="derive-line" style="--derive-indent:0ch"><span></span>for x in y:\n</span><span class="derive-line" style="--derive-indent:4ch">    f(x)\n</span></pre></div>'
+    """
+    def lines(m):
+        out = []
+        for line in m.group(2).splitlines(keepends=True):
+            text = html.unescape(_TAG.sub("", line))
+            indent = len(text) - len(text.lstrip(" "))
+            out.append(f'<span class="derive-line" style="--derive-indent:{indent}ch">{line}</span>')
+        return m.group(1) + "".join(out) + m.group(3)
+
+    return _HIGHLIGHTED.sub(lines, body)
 
 
 def _claim_footer(node_id: str, graph: ClaimGraph, href) -> str:

@@ -114,6 +114,7 @@ function deriveMarkScrolls() {
   var boxes = Array.prototype.slice.call(
     document.querySelectorAll('mjx-container[display="true"], .cc-piece, .derive-scroll, .jp-OutputArea-output'));
   var wide = boxes.map(function (el) { return el.scrollWidth > el.clientWidth + 1; });
+  var tall = boxes.map(function (el) { return el.clientHeight > 240; });
   // inline math wider than the line it sits in becomes a box of its own that scrolls
   var inline = Array.prototype.filter.call(document.querySelectorAll('mjx-container:not([display="true"])'), function (el) {
     var room = el.parentElement ? el.parentElement.clientWidth : 0;
@@ -122,15 +123,16 @@ function deriveMarkScrolls() {
   boxes.forEach(function (el, k) {
     if (el.classList.contains("derive-scrolls") !== wide[k]) el.classList.toggle("derive-scrolls", wide[k]);
     if (wide[k] && !el.hasAttribute("title")) el.setAttribute("title", "wider than the page: scroll sideways");
-    // and says so in words under it, where a touch screen shows no title
-    var hint = el.nextElementSibling && el.nextElementSibling.classList.contains("derive-scroll-hint");
+    // and says so in words, where a touch screen shows no title: under it, or above it when it is tall (a graph)
+    var hint = el.deriveHint && el.deriveHint.isConnected;
     if (wide[k] && !hint) {
       var say = document.createElement("span");
       say.className = "derive-scroll-hint";
       say.setAttribute("aria-hidden", "true");
       say.textContent = "scroll sideways for the rest \u2192";
-      el.insertAdjacentElement("afterend", say);
-    } else if (!wide[k] && hint) el.nextElementSibling.remove();
+      el.insertAdjacentElement(tall[k] ? "beforebegin" : "afterend", say);
+      el.deriveHint = say;
+    } else if (!wide[k] && hint) el.deriveHint.remove();
   });
   inline.forEach(function (el) { el.classList.add("derive-scrolls", "derive-scrolls-inline"); });
 }
