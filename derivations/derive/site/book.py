@@ -147,12 +147,12 @@ def _front(title: str, entries: list[tuple[str, str]], solutions: bool) -> str:
 
 # A4 less the margins, in CSS pixels: the width the page is laid out at before it is measured and printed
 _PRINTED_WIDTH = round((210 - 2 * 12) / 25.4 * 96)
-# Math wider than the page is scaled to fit. A statement that would shrink below 60 % of its size is printed as the
+# Math wider than the page is scaled to fit. A statement that would shrink below 70 % of its size is printed as the
 # first rows its page shows before "show in full" (typeset, and said to be in full in the notebook and on the site),
 # or, when it has no such preview, as its Unicode text, which wraps. Measured, then changed, so the page is laid out
 # once per pass, not per formula; a second pass fits the previews it brought into view.
 _FIT = """() => {
-  const SMALLEST = 0.6;  // below this share of its size a statement prints as its preview or its text
+  const SMALLEST = 0.7;  // below this share of its size a statement prints as its preview or its text
   const right = document.querySelector('main').getBoundingClientRect().right;
   const wide = [];
   for (const box of document.querySelectorAll('main mjx-container, main table')) {
