@@ -252,7 +252,7 @@ ALL = "?typeset=all"
 
 
 def open_page(browser, url: str, width: int = 1280) -> dict:
-    """Open one page at a viewport ``width``, wait for MathJax, and gather what the checks need."""
+    """Open one page at a viewport ``width``, wait for MathJax, and gather what the checks need (:func:`gather`)."""
     page = browser.new_page(viewport={"width": width, "height": 900 if width > 500 else 844})
     problems = []
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
@@ -264,6 +264,22 @@ def open_page(browser, url: str, width: int = 1280) -> dict:
     page.goto(url)
     page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
     page.evaluate("MathJax.startup.promise.then(() => true)")
+    return gather(page, problems)
+
+
+def resized(found: dict, width: int) -> dict:
+    """The page ``found`` shows, widened or narrowed to ``width`` (as a turned tablet is), gathered again once the
+    page's script has answered the resize. Typeset math does not depend on the width (MathJax 3 breaks no line)
+    and the script's marks follow the width, so this is the page as loaded at ``width``:
+    ``test_site_pages.py::test_a_page_reads_the_same_loaded_at_a_width_or_resized_to_it`` holds that."""
+    page = found["page"]
+    page.set_viewport_size({"width": width, "height": 900 if width > 500 else 844})
+    page.wait_for_timeout(800)  # the script re-marks what scrolls on resize, and again 150 and 700 ms later
+    return gather(page, found["problems"])
+
+
+def gather(page, problems: list) -> dict:
+    """What the checks read off an open page whose math is typeset."""
     found = page.evaluate("""() => ({
       math: [...document.querySelectorAll('mjx-container')].filter(e => !e.closest('nav')).length,
       errors: [...document.querySelectorAll('mjx-merror')].map(e => e.textContent),
@@ -296,15 +312,14 @@ def check_layout(name: str, width: int, layout: dict) -> None:
 
 
 def check_page(browser, site: Path, name: str, source: Path | None = None, evaluate: str | None = None) -> dict:
-    """Open page ``name`` of ``site`` at 390 and 1280 px, every expression typeset at once (as a reader sees it
-    after scrolling the whole page); assert what every page must pass, and for a notebook's page (its ``source``)
-    its math and tables; return what it showed at 1280 px (and what the script ``evaluate`` gave there, as
-    ``evaluated``). Its pages are closed."""
+    """Open page ``name`` of ``site`` at 390 px, every expression typeset at once (as a reader sees it after
+    scrolling the whole page), then widen it to 1280 px (:func:`resized`: the page is typeset once); assert what
+    every page must pass, and for a notebook's page (its ``source``) its math and tables; return what it showed at
+    1280 px (and what the script ``evaluate`` gave there, as ``evaluated``). Its page is closed."""
     phone = open_page(browser, (site / name).as_uri() + ALL, 390)
-    phone["page"].close()
     check_layout(name, 390, phone["layout"])
     assert phone["untypeset"] == [] and phone["problems"] == [], name
-    got = open_page(browser, (site / name).as_uri() + ALL)
+    got = resized(phone, 1280)
     if evaluate:
         got["evaluated"] = got["page"].evaluate(evaluate)
     got["page"].close()

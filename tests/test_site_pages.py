@@ -5,7 +5,8 @@ import pytest
 
 from derive.run.runner import find_notebooks
 from derive.site import pages
-from sitecheck import ROOT, build_suite_site, check_links, check_page, index_math, mathjax_or_skip, page_names
+from sitecheck import (ALL, ROOT, build_suite_site, check_links, check_page, index_math, mathjax_or_skip, open_page,
+                       page_names, resized)
 
 #: no wall: a notebook's page, every expression typeset, its long tables and helper code folded, is at most this
 #: tall at 1280 px
@@ -37,3 +38,34 @@ def test_a_page_of_the_suite_reads_in_a_browser(browser, suite_site, name):
         assert got["height"] <= TALLEST, f"{name} is {got['height']} px tall at 1280 px"
     if name == pages.page_name("08_activation_atlas"):  # on a phone a card per activation, its verdicts on screen
         assert got["phone_card_verdicts"] >= 3 * 13
+
+
+#: what a reader sees of a page besides what :func:`sitecheck.gather` reads: the marks and hints of what scrolls,
+#: and whether the contents are open
+MARKS = """() => ({
+  scrolls: [...document.querySelectorAll('.derive-scrolls')].map(e => e.className),
+  hints: [...document.querySelectorAll('.derive-scroll-hint')].map(e => e.previousElementSibling && e.previousElementSibling.className),
+  contents: [...document.querySelectorAll('nav.derive-toc details')].map(d => d.open),
+})"""
+
+
+@pytest.mark.parametrize("first, then", [(390, 1280), (1280, 390)])
+def test_a_page_reads_the_same_loaded_at_a_width_or_resized_to_it(browser, suite_site, first, then):
+    """The check of each page loads it once and widens it (:func:`sitecheck.check_page`): that is the page as a
+    reader loading it at the wider width sees it, and the other way round (a page with display math wider than a
+    phone, so that what scrolls differs between the widths)."""
+    site, sources = suite_site
+    name = pages.page_name("04_rank1_reduction")
+    if "04_rank1_reduction" not in sources:
+        pytest.skip("no such notebook")
+    seen = []
+    for got in (open_page(browser, (site / name).as_uri() + ALL, then),
+                resized(open_page(browser, (site / name).as_uri() + ALL, first), then)):
+        got["marks"] = got["page"].evaluate(MARKS)
+        got["page"].close()
+        seen.append({k: got[k] for k in ("math", "errors", "ids", "links", "tables", "untypeset", "layout", "height",
+                                          "marks", "problems")})
+    fresh, moved = seen
+    if then == 390:
+        assert fresh["marks"]["scrolls"] and fresh["marks"]["hints"]  # the phone has something to scroll
+    assert moved == fresh

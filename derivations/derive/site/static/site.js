@@ -169,10 +169,19 @@ function deriveAfterTypeset() { deriveKeepPunctuation(); deriveMarkScrolls(); }
 })();
 window.addEventListener("resize", deriveMarkScrolls);
 
-// On a narrow screen the contents start folded, above the text.
-if (window.innerWidth < 1100) {
-  document.querySelectorAll("nav.derive-toc details").forEach(function (d) { d.open = false; });
-}
+// On a narrow screen the contents are folded, above the text; they unfold when the window grows wide (a tablet
+// turned) and fold again when it narrows, so a page reads the same however its width was reached.
+(function () {
+  var narrow = null;
+  function fit() {
+    var now = window.innerWidth < 1100;
+    if (now === narrow) return;
+    narrow = now;
+    document.querySelectorAll("nav.derive-toc details").forEach(function (d) { d.open = !now; });
+  }
+  fit();
+  window.addEventListener("resize", fit);
+})();
 
 // A link to what sits inside a fold (the rows of a long claim table) opens the fold it lands in.
 function deriveOpenTarget() {
