@@ -361,6 +361,16 @@ class DerivePrinter(LatexPrinter):
             return rf"{parent.name}_{{:,{c0 + 1}}}"
         return super()._print_MatrixSlice(expr)
 
+    def _print_Determinant(self, expr):
+        r"""``\det M`` as the paper writes it; an explicit matrix in brackets, so that determinants stacked in a
+        column stay apart (bars of one height run into one line)."""
+        arg = expr.arg
+        if isinstance(arg, sp.MatrixBase):
+            return r"\det " + self._print_MatrixBase(arg)
+        if isinstance(arg, (MatrixSymbol, sp.Identity, sp.ZeroMatrix, sp.OneMatrix)):
+            return rf"\det {self._print(arg)}"
+        return rf"\det\left({self._print(arg)}\right)"
+
     def _print_HadamardProduct(self, expr):
         return r" \odot ".join(self._wrap(a) for a in expr.args)
 
