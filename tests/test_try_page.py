@@ -251,6 +251,10 @@ def served(tmp_path_factory):
     server.server_close()
 
 
+#: the claim whose link (``try.html?claim=…``) opens the page every test here uses
+LINKED = "kv.score_is_dot_product"
+
+
 @pytest.fixture(scope="module")
 def page(served, browser):
     url, _ = served
@@ -261,7 +265,7 @@ def page(served, browser):
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     opened = time.perf_counter()
-    pg.goto(url + "try.html")
+    pg.goto(url + "try.html?claim=" + LINKED)  # opened as a claim's link opens it (the page boots once for all)
     pg.evaluate("window.derive.ready")
     loaded = time.perf_counter() - opened
     first = pg.evaluate("window.derive.prove('(a + b)**2', 'a**2 + 2*a*b + b**2', '')")
@@ -281,8 +285,15 @@ def test_page_proves_a_true_claim_first(page):
     timings = page.evaluate("window.derive.timings")
     print(f"\ntry page: boot {timings['boot']:.2f} s, wheels {timings['wheels'] - timings['boot']:.2f} s, "
           f"import {timings['import'] - timings['wheels']:.2f} s, ready {loaded:.2f} s, "
-          f"first verdict {seconds:.2f} s after opening the page")
+          f"first verdict {seconds:.2f} s after opening the page at a claim's link")
     assert not page.errors
+
+
+def test_a_claims_link_opens_the_page_at_its_rerun(page):
+    page.wait_for_selector(f"#try-rerun-out .derive-claim[data-claim='{LINKED}']")
+    said = page.inner_text("#try-rerun-status")
+    assert f"up to {LINKED}" in said and "on the site proved, here proved — the same verdict" in said
+    assert page.input_value("#try-notebook") == "01_key_value_view"
 
 
 def test_page_refutes_a_false_claim_with_its_witness(page):
@@ -359,20 +370,6 @@ def test_page_reruns_a_whole_notebook_from_its_box(page):
     assert rows.count() == len(committed) > 5
     assert page.locator("#try-rerun-out tr.try-differs, #try-rerun-out tr.try-not-run").count() == 0
     assert f"{len(committed)} of {len(committed)} claims re-run here" in page.inner_text("#try-rerun-out")
-
-
-def test_a_claims_link_opens_the_page_at_its_rerun(served, browser):
-    url, _ = served
-    pg = browser.new_page()
-    pg.set_default_timeout(LOAD_MS)
-    try:
-        pg.goto(url + "try.html?claim=kv.score_is_dot_product")
-        pg.wait_for_selector("#try-rerun-out .derive-claim[data-claim='kv.score_is_dot_product']")
-        said = pg.inner_text("#try-rerun-status")
-        assert "up to kv.score_is_dot_product" in said and "on the site proved, here proved — the same verdict" in said
-        assert pg.input_value("#try-notebook") == "01_key_value_view"
-    finally:
-        pg.close()
 
 
 def test_page_makes_no_request_beyond_127_0_0_1(page):
