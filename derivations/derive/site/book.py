@@ -266,11 +266,11 @@ def _print(exe: str, source: Path, target: Path, timeout: float, sync_playwright
             try:
                 page = browser.new_page(viewport={"width": _PRINTED_WIDTH, "height": 1400})
                 page.route(re.compile(r"^(?!file:|data:)"), lambda route: route.abort())  # offline
+                page.emulate_media(media="print")  # laid out for print from the start: once, not again to fit
                 page.goto(source.as_uri(), timeout=timeout * 1000)
                 page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise",
                                        timeout=timeout * 1000)
                 page.evaluate("MathJax.startup.promise.then(() => true)")
-                page.emulate_media(media="print")
                 page.evaluate(_FIT)
                 page.evaluate(_FIT)  # the previews shown by the first pass, fitted
                 page.pdf(path=str(target), format="A4", print_background=True,
