@@ -74,7 +74,7 @@ def test_mimebundle():
     assert data[MIME] is rec
     assert data["text/plain"] == "[refuted] demo.refuted: refuted at a = 1, b = -1: exact residual -1\n    x = y"
     page = data["text/html"]
-    assert "<strong><code>demo.<wbr>refuted</code></strong> — R &lt; S" in page
+    assert "<strong><code>demo.<wbr>refuted</code></strong> — R\xa0&lt;\xa0S" in page  # the relation on one line
     assert "$$ x = y $$" in page and data["text/latex"] == "$$ x = y $$"
     assert "as expected" in page
 

@@ -26,7 +26,7 @@ import json
 
 from ..kernel import describe
 from ..kernel.verdict import Verdict
-from . import paper, render
+from . import paper, plain, render
 
 __all__ = ["AUDIT_MIME", "audit", "Audit", "records_of_run"]
 
@@ -110,7 +110,8 @@ class Audit:
         ways = [r["directions"].get(a) for a in ("⇒", "⇐")]
         cells = [f"{w['status']} ({w['scope']})" if w and w["status"] != "no" else (w["status"] if w else "(one way)")
                  for w in ways]
-        return [r["item"], r["says"], str(r["claims"]), r["scope"], *cells, "; ".join(r["cited"]) or "—"]
+        says = plain.title_text(r["says"])  # Σ_j σ(x·k_j) v_j as the paper writes it: Σⱼ σ(x·kⱼ) vⱼ
+        return [r["item"], says, str(r["claims"]), r["scope"], *cells, "; ".join(r["cited"]) or "—"]
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         rows = [(f' data-item="{html.escape(r["item"])}"', [html.escape(c) for c in self._cells(r)]) for r in self.rows]

@@ -127,8 +127,17 @@ def title_text(title: str) -> str:
     where Unicode has the subscript: ``x·k_j`` reads x·kⱼ, ``M_1,1 ≥ 0`` reads M₁,₁ ≥ 0. Identifiers keep theirs.
 
     >>> title_text("the dot product x·k_j; M_1,1 ≥ 0; I + E_12; c_t w_t; leaky_relu, b_q")
-    'the dot product x·kⱼ; M₁,₁ ≥ 0; I + E₁₂; cₜ wₜ; leaky_relu, b_q'
+    'the dot product x·kⱼ; M₁,₁\xa0≥\xa00; I + E₁₂; cₜ wₜ; leaky_relu, b_q'
     >>> title_text("σ(xKᵀ)V = Σ_j σ(x·k_j) v_j")
-    'σ(xKᵀ)V = Σⱼ σ(x·kⱼ) vⱼ'
+    'σ(xKᵀ)V\xa0=\xa0Σⱼ σ(x·kⱼ) vⱼ'
+
+    A relation keeps its two sides on its line (no break beside ``=``, ``≠``, ``≤``, ``≥``), and a product written
+    ``2*d*m`` reads 2·d·m.
     """
-    return _TITLE_SCRIPT.sub(lambda m: m.group(1) + "".join(_SUB.get(ch, ch) for ch in m.group(2)), title)
+    text = _TITLE_SCRIPT.sub(lambda m: m.group(1) + "".join(_SUB.get(ch, ch) for ch in m.group(2)), title)
+    text = _TITLE_TIMES.sub("·", text)
+    return _TITLE_RELATION.sub(lambda m: f"\xa0{m.group(1)}\xa0", text)
+
+
+_TITLE_TIMES = re.compile(r"(?<=[\w)])\*(?=[\w(])")
+_TITLE_RELATION = re.compile(r" ([=≠≤≥<>]) ")

@@ -311,7 +311,12 @@ def statement_pieces(tex: str) -> list[str]:
 
 
 def _piece(tex: str) -> str:
+    if _OPENS.match(tex):  # "+ c" typeset alone is a unary plus; after an empty group it is spaced as binary
+        tex = "{} " + tex
     return f'<span class="cc-piece">\\(\\displaystyle {html.escape(tex)}\\)</span>'
+
+
+_OPENS = re.compile(r"(=|\+|-|\\neq|\\leq|\\geq|<|>) ")
 
 
 def statement_markup(tex: str) -> Markup:

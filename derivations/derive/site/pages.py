@@ -148,22 +148,43 @@ def relink(body: str, stems, claim_href=None) -> str:
 
 
 _HIGHLIGHTED = re.compile(r'(<div class="highlight[^"]*"><pre>)(.*?)(</pre>)', re.S)
-_TAG = re.compile(r"<[^>]+>")
+_PIECE = re.compile(r"(<[^>]+>)|([^<]+)")
+#: the deepest indentation a phone shows in full; a deeper one is drawn this wide (its spaces smaller)
+PHONE_INDENT = 8
+
+
+def _leading(line: str) -> tuple[int, str]:
+    """The spaces a line of highlighted code starts with, and the line without them (its tags kept)."""
+    out, spaces, done = [], 0, False
+    for m in _PIECE.finditer(line):
+        if m.group(1) or done:
+            out.append(m.group(0))
+            continue
+        text = m.group(2).lstrip(" ")
+        spaces += len(m.group(2)) - len(text)
+        done = bool(text)
+        out.append(text)
+    return spaces, "".join(out)
 
 
 def code_lines(body: str) -> str:
     r"""Each line of highlighted code (Pygments closes its spans at every line's end) as a block of its own
-    that, when it wraps, goes on under its own indentation and a little further, never at the margin.
+    that, when it wraps, goes on under its own indentation and 4 characters further, never at the margin. Its
+    indentation is one piece that never ends a row by itself, and on a phone one deeper than
+    :data:`PHONE_INDENT` is drawn that wide (``--derive-lead``: the size of its spaces there).
 
     >>> code_lines('<div class="highlight"><pre><span></span>for x in y:\n    f(x)\n</pre></div>')
-    '<div class="highlight"><pre><span class="derive-line" style="--derive-indent:0ch"><span></span>for x in y:\n</span><span class="derive-line" style="--derive-indent:4ch">    f(x)\n</span></pre></div>'
+    '<div class="highlight"><pre><span class="derive-line" style="--derive-indent:0ch"><span></span>for x in y:\n</span><span class="derive-line" style="--derive-indent:4ch"><span class="derive-lead">    </span>f(x)\n</span></pre></div>'
     """
     def lines(m):
         out = []
         for line in m.group(2).splitlines(keepends=True):
-            text = html.unescape(_TAG.sub("", line))
-            indent = len(text) - len(text.lstrip(" "))
-            out.append(f'<span class="derive-line" style="--derive-indent:{indent}ch">{line}</span>')
+            spaces, rest = _leading(line)
+            style = f"--derive-indent:{spaces}ch"
+            if spaces > PHONE_INDENT:
+                style += f";--derive-lead:{PHONE_INDENT / spaces:.3f}"
+            lead = f'<span class="derive-lead">{" " * spaces}</span>' if spaces else ""
+            out.append(f'<span class="derive-line" style="{style}">{lead}{rest if spaces else line}</span>')
         return m.group(1) + "".join(out) + m.group(3)
 
     return _HIGHLIGHTED.sub(lines, body)
