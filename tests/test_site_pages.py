@@ -49,23 +49,25 @@ MARKS = """() => ({
 })"""
 
 
-@pytest.mark.parametrize("first, then", [(390, 1280), (1280, 390)])
-def test_a_page_reads_the_same_loaded_at_a_width_or_resized_to_it(browser, suite_site, first, then):
+def test_a_page_reads_the_same_loaded_at_a_width_or_resized_to_it(browser, suite_site):
     """The check of each page loads it once and widens it (:func:`sitecheck.check_page`): that is the page as a
     reader loading it at the wider width sees it, and the other way round (a page with display math wider than a
-    phone, so that what scrolls differs between the widths)."""
+    phone, so that what scrolls differs between the widths). Two pages, each read as loaded, then resized to the
+    other's width and read again."""
     site, sources = suite_site
     name = pages.page_name("04_rank1_reduction")
     if "04_rank1_reduction" not in sources:
         pytest.skip("no such notebook")
-    seen = []
-    for got in (open_page(browser, (site / name).as_uri() + ALL, then),
-                resized(open_page(browser, (site / name).as_uri() + ALL, first), then)):
-        got["marks"] = got["page"].evaluate(MARKS)
+
+    def seen(got):
+        return {**{k: got[k] for k in ("math", "errors", "ids", "links", "tables", "untypeset", "layout", "height",
+                                        "problems")}, "marks": got["page"].evaluate(MARKS)}
+
+    phone, wide = (open_page(browser, (site / name).as_uri() + ALL, width) for width in (390, 1280))
+    loaded = {390: seen(phone), 1280: seen(wide)}
+    assert loaded[390]["marks"]["scrolls"] and loaded[390]["marks"]["hints"]  # the phone has something to scroll
+    moved = {1280: seen(resized(phone, 1280)), 390: seen(resized(wide, 390))}
+    for got in (phone, wide):
         got["page"].close()
-        seen.append({k: got[k] for k in ("math", "errors", "ids", "links", "tables", "untypeset", "layout", "height",
-                                          "marks", "problems")})
-    fresh, moved = seen
-    if then == 390:
-        assert fresh["marks"]["scrolls"] and fresh["marks"]["hints"]  # the phone has something to scroll
-    assert moved == fresh
+    assert moved[1280] == loaded[1280]
+    assert moved[390] == loaded[390]
