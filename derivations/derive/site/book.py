@@ -148,11 +148,13 @@ def _front(title: str, entries: list[tuple[str, str]], solutions: bool) -> str:
 # A4 less the margins, in CSS pixels: the width the page is laid out at before it is measured and printed
 _PRINTED_WIDTH = round((210 - 2 * 12) / 25.4 * 96)
 # Math wider than the page is scaled to fit. A statement that would shrink below 70 % of its size is printed as the
-# first rows its page shows before "show in full" (typeset, and said to be in full in the notebook and on the site),
-# or, when it has no such preview, as its Unicode text, which wraps. Measured, then changed, so the page is laid out
-# once per pass, not per formula; a second pass fits the previews it brought into view.
+# first rows its page shows before "show in full" (typeset, and said to be in full in the notebook and on the site);
+# one that has no such preview is scaled down to half its size, and below that printed as its Unicode text, which
+# wraps. Measured, then changed, so the page is laid out once per pass, not per formula; a second pass fits the
+# previews it brought into view.
 _FIT = """() => {
-  const SMALLEST = 0.7;  // below this share of its size a statement prints as its preview or its text
+  const SMALLEST = 0.7;  // below this share of its size a statement prints as its preview
+  const PLAIN = 0.5;  // and, with no preview, below this one as its text
   const right = document.querySelector('main').getBoundingClientRect().right;
   const wide = [];
   for (const box of document.querySelectorAll('main mjx-container, main table')) {
@@ -171,7 +173,7 @@ _FIT = """() => {
     const shown = statement && statement.querySelector(':scope > details.derive-full > summary mjx-container');
     if (scale < SMALLEST && statement && !statement.classList.contains('derive-print-preview') && shown) {
       statement.classList.add('derive-print-preview'); done.add(statement); preview++;
-    } else if (scale < SMALLEST && statement && !shown && statement.querySelector(':scope > .derive-plain')) {
+    } else if (scale < PLAIN && statement && !shown && statement.querySelector(':scope > .derive-plain')) {
       statement.classList.add('derive-print-plain'); done.add(statement); plain++;
     } else {
       inner.style.zoom = (0.98 * scale).toFixed(3); done.add(box); scaled++;
