@@ -44,7 +44,8 @@ def test_a_page_of_the_suite_reads_in_a_browser(browser, suite_site, name):
 #: and whether the contents are open
 MARKS = """() => ({
   scrolls: [...document.querySelectorAll('.derive-scrolls')].map(e => e.className),
-  hints: [...document.querySelectorAll('.derive-scroll-hint')].map(e => e.previousElementSibling && e.previousElementSibling.className),
+  hints: [...document.querySelectorAll('.derive-scroll-hint')]
+    .map(e => e.previousElementSibling && e.previousElementSibling.className),
   contents: [...document.querySelectorAll('nav.derive-toc details')].map(d => d.open),
 })"""
 

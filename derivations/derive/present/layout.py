@@ -254,7 +254,7 @@ def broken(tex: str, room: float = COLUMN) -> list[str]:
     if width(tex) <= room:
         return [tex]
     main, told = definitions(tex)
-    if told:  # "… where σ(z) = …": the definitions on rows of their own, cut after their commas, never at their "="
+    if told:  # "… where σ(z) = …": the definitions on rows of their own, cut after their commas, not at their "="
         rows = broken(main, room)
         rows = rows if "&" in rows[0] else [f"& {row}" for row in rows]
         return rows + _pack(told, room - 4, _WHERE_ROW, r"&\qquad", joiner=r"\ ")

@@ -138,8 +138,8 @@ def mimebundle(record: dict, body_tex: str) -> dict:
         notes.append(second)
     title = f" — {html.escape(title_text(record['title']))}" if record["title"] else ""
     caption = rf" — \({html.escape(record['caption'])}\)" if record.get("caption") else ""
-    scope = (f'<div class="derive-claim-scope">$$ \\small {html.escape(layout.listed(record["scope_tex"], _SMALL))} $$</div>'
-             if record.get("scope_tex") else "")
+    domain = html.escape(layout.listed(record["scope_tex"], _SMALL)) if record.get("scope_tex") else ""
+    scope = f'<div class="derive-claim-scope">$$ \\small {domain} $$</div>' if domain else ""
     page = (
         f'<div class="derive-claim" data-claim="{html.escape(record["id"])}">'
         f'<div class="derive-claim-head">{badge(verdict)} <strong>{breakable_code(record["id"])}</strong>{title}'

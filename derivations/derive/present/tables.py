@@ -69,8 +69,8 @@ class ClaimTable:
             opened = " open" if unexpected else ""  # verdict is not the one expected, so it is seen at once)
             body = (f'<details class="derive-fold derive-table-fold"{opened}><summary>{head} '
                     f'<span class="derive-show">show the {len(self.records)} rows</span>'
-                    f'<span class="derive-print-note" style="display:none"> (each row on the site\'s claims page and in the '
-                    f'notebook)</span></summary>\n{table}</details>')
+                    f'<span class="derive-print-note" style="display:none"> (each row on the site\'s claims page '
+                    f'and in the notebook)</span></summary>\n{table}</details>')
         else:
             body = f"<p>{head}</p>\n{table}"
         page = f'<div class="derive-claim-table">{body}</div>'

@@ -281,13 +281,13 @@ def suite_table(root="notebooks", exclude=("00_overview",)) -> SuiteTable:
     """
     import nbformat
 
-    rows, skipped, read = [], [], 0
+    rows, left_out, read = [], False, 0
     for path in find_notebooks(root):
         if path.stem in exclude:
-            skipped.append(path.stem)
+            left_out = True
             continue
         read += 1
         for record in claims_of(nbformat.read(path, as_version=4)):
             rows.append((path.stem, record))
     # a table that leaves a notebook out (the overview, whose own outputs are being written) says so in its heading
-    return SuiteTable(rows, f"in the other {read} notebooks" if skipped else "in the suite")
+    return SuiteTable(rows, f"in the other {read} notebooks" if left_out else "in the suite")

@@ -226,8 +226,9 @@ def _bar_label(lines: list[str], counts: dict, fill: str, stroke: str) -> str:
     bar = "".join(f'<TD FIXEDSIZE="TRUE" WIDTH="{w}" HEIGHT="5" BGCOLOR="{c}"></TD>' for w, c in zip(parts, BAR))
     text = "<BR/>".join(html.escape(line, quote=False) for line in lines)
     return (f'<<TABLE STYLE="rounded" BORDER="1" COLOR="{stroke}" BGCOLOR="{fill}" CELLBORDER="0" CELLSPACING="0" '
-            f'CELLPADDING="2"><TR><TD>{text}</TD></TR><TR><TD CELLPADDING="1"><TABLE FIXEDSIZE="TRUE" WIDTH="{_BAR_PT}" HEIGHT="5" BORDER="0" '
-            f'CELLSPACING="0" CELLPADDING="0"><TR>{bar}</TR></TABLE></TD></TR></TABLE>>')
+            f'CELLPADDING="2"><TR><TD>{text}</TD></TR><TR><TD CELLPADDING="1">'
+            f'<TABLE FIXEDSIZE="TRUE" WIDTH="{_BAR_PT}" HEIGHT="5" BORDER="0" CELLSPACING="0" CELLPADDING="0">'
+            f'<TR>{bar}</TR></TABLE></TD></TR></TABLE>>')
 
 
 def claims_dot(graph: ClaimGraph, ids: list[str], href) -> str:
