@@ -274,7 +274,10 @@ def resized(found: dict, width: int) -> dict:
     ``test_site_pages.py::test_a_page_reads_the_same_loaded_at_a_width_or_resized_to_it`` holds that."""
     page = found["page"]
     page.set_viewport_size({"width": width, "height": 900 if width > 500 else 844})
-    page.wait_for_timeout(800)  # the script re-marks what scrolls on resize, and again 150 and 700 ms later
+    # the script re-marks what scrolls on the resize itself, and again 150 and 700 ms later for math typeset since
+    # (none here: every expression was typeset on loading), so the next frame shows the page at its new width
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.wait_for_timeout(200)
     return gather(page, found["problems"])
 
 
