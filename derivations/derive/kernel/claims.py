@@ -300,7 +300,7 @@ class Claim(Statement):
         kept = [pair for pair in sides if f"{notation.text(pair[0])} = {notation.text(pair[1])}" not in told]
         if not kept:
             return printing.equation(*self.shown)
-        return printing.equation(*self.shown) + r"\quad \text{where } " + r",\ ".join(
+        return printing.equation(*self.shown) + printing.WHERE + " " + r",\ ".join(
             printing.equation(*pair) for pair in kept)
 
     def objects(self) -> list:

@@ -27,7 +27,7 @@ from sympy.printing.precedence import PRECEDENCE
 
 from . import notation
 
-__all__ = ["Shown", "FormCall", "shown", "shadow_of", "display_of", "latex", "sigma_tex", "scope", "equation"]
+__all__ = ["Shown", "FormCall", "shown", "shadow_of", "display_of", "latex", "sigma_tex", "scope", "equation", "WHERE"]
 
 #: form name -> (the function that builds it, how it prints, its sizes); filled by :mod:`derive.layers.forms`
 FORMS: dict = {}
@@ -450,6 +450,10 @@ def latex(expr) -> str:
 #: printed for its output, its record and its notebook's claim table, once
 _PRINTED: dict[int, tuple[object, str]] = {}
 _PRINTED_MOST = 20_000
+
+
+#: how a statement gives the definitions it uses, after its equation: "… where σ(z) = …, c = 2"
+WHERE = r"\quad \text{where }"
 
 
 def equation(lhs, rhs) -> str:

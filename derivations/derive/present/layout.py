@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from ..kernel.printing import WHERE
+
 __all__ = ["COLUMN", "width", "split_top", "broken", "aligned", "fits", "preview", "listed", "definitions"]
 
 #: the column of a statement, in characters of typeset math (the claims page and a notebook's output at 1280 px)
@@ -210,10 +212,19 @@ def _chain_rows(body: str, room: float) -> list[str]:
     for expr, *reason in rows:
         out.append(expr)
         for why in reason:  # a list of substitutions is cut after its commas
-            parts = [p[2:].strip() if p.startswith(",\\") else p for p in split_top(why, r",\\ ")]
-            parts = [p + ("," if k < len(parts) - 1 else "") for k, p in enumerate(parts)]
-            out += _pack(parts, room - lead - 4, r"&\qquad", r"&\qquad", joiner=r"\ ")
+            out += _pack(_comma_parts(why), room - lead - 4, r"&\qquad", r"&\qquad", joiner=r"\ ")
     return out
+
+
+def _comma_parts(tex: str) -> list[str]:
+    r"""A list joined by ``,\ `` (substitutions, a domain, definitions) cut after its top-level commas, each part
+    but the last keeping its comma.
+
+    >>> _comma_parts(r"a := 1,\ b := f(1, 2),\ c := 3")
+    ['a := 1,', 'b := f(1, 2),', 'c := 3']
+    """
+    parts = [p[2:].strip() if p.startswith(",\\") else p for p in split_top(tex, r",\\ ")]
+    return [p + ("," if k < len(parts) - 1 else "") for k, p in enumerate(parts)]
 
 
 def _cells(row: str) -> list[str]:
@@ -278,14 +289,10 @@ def listed(tex: str, room: float = COLUMN) -> str:
     """
     if width(tex) <= room:
         return tex
-    parts = [p[2:].strip() if p.startswith(",\\") else p for p in split_top(tex, r",\\ ")]
-    parts = [p + ("," if k < len(parts) - 1 else "") for k, p in enumerate(parts)]
-    return aligned(_pack(parts, room, "&", r"&\quad", joiner=r"\ "))
+    return aligned(_pack(_comma_parts(tex), room, "&", r"&\quad", joiner=r"\ "))
 
 
-#: how a statement gives the definitions it uses (:meth:`derive.kernel.claims.Claim.body_tex`)
-_WHERE_TEX = r"\quad \text{where }"
-_WHERE = re.escape(_WHERE_TEX)
+_WHERE = re.escape(WHERE)
 _WHERE_ROW = r"&\qquad \;\text{where }"  # (a preview, which drops the \qquad, keeps a space before it)
 
 
@@ -300,9 +307,7 @@ def definitions(tex: str) -> tuple[str, list[str]]:
     main, *where = split_top(tex, _WHERE)
     if not where:
         return tex, []
-    told = where[0][len(_WHERE_TEX):].strip()
-    parts = [p[2:].strip() if p.startswith(",\\") else p for p in split_top(told, r",\\ ")]
-    return main, [p + ("," if k < len(parts) - 1 else "") for k, p in enumerate(parts)]
+    return main, _comma_parts(where[0][len(WHERE):].strip())
 
 
 def aligned(rows: list[str]) -> str:

@@ -281,13 +281,8 @@ def suite_table(root="notebooks", exclude=("00_overview",)) -> SuiteTable:
     """
     import nbformat
 
-    rows, left_out, read = [], False, 0
-    for path in find_notebooks(root):
-        if path.stem in exclude:
-            left_out = True
-            continue
-        read += 1
-        for record in claims_of(nbformat.read(path, as_version=4)):
-            rows.append((path.stem, record))
+    found = find_notebooks(root)
+    read = [path for path in found if path.stem not in exclude]
+    rows = [(path.stem, record) for path in read for record in claims_of(nbformat.read(path, as_version=4))]
     # a table that leaves a notebook out (the overview, whose own outputs are being written) says so in its heading
-    return SuiteTable(rows, f"in the other {read} notebooks" if left_out else "in the suite")
+    return SuiteTable(rows, f"in the other {len(read)} notebooks" if len(read) < len(found) else "in the suite")
