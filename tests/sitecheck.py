@@ -285,6 +285,7 @@ def gather(page, problems: list) -> dict:
     """What the checks read off an open page whose math is typeset."""
     found = page.evaluate("""() => ({
       math: [...document.querySelectorAll('mjx-container')].filter(e => !e.closest('nav')).length,
+      unread: [...document.querySelectorAll('mjx-container')].filter(e => !e.querySelector('mjx-assistive-mml')).length,
       errors: [...document.querySelectorAll('mjx-merror')].map(e => e.textContent),
       images: [...document.images].map(i => [i.currentSrc.slice(0, 60), i.complete && i.naturalWidth > 0]),
       fonts: [...document.fonts].filter(f => f.status === 'error').map(f => f.family),
@@ -331,6 +332,7 @@ def check_page(browser, site: Path, name: str, source: Path | None = None, evalu
     assert got["problems"] == [], name
     assert got["errors"] == [], f"{name}: MathJax errors"
     assert got["untypeset"] == [], f"{name}: math left untypeset"
+    assert got["unread"] == 0, f"{name}: math without the hidden MathML a screen reader reads"
     assert got["raw_markdown"] == [], f"{name}: Markdown shown as text"
     assert got["fonts"] == [], f"{name}: fonts that failed to load"
     assert all(ok for _, ok in got["images"]), f"{name}: images that did not load {got['images']}"

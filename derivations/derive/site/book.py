@@ -195,7 +195,8 @@ def book_html(site: Path, pages: list[Path], title: str) -> str:
     """One HTML document: a title page, the contents, the main column of each page on a new sheet, the solutions."""
     head = _HEAD.search(pages[0].read_text(encoding="utf-8")).group(1)
     head = re.sub(r"<title>.*?</title>", f"<title>{html.escape(title)}</title>", head, flags=re.S)
-    head = "<script>window.deriveTypesetAll = true;</script>" + head  # print every expression, not just the first screen
+    # every expression typeset, not just the first screen, without what only a screen needs (mathjax-config.js)
+    head = "<script>window.deriveTypesetAll = true; window.derivePrinted = true;</script>" + head
     parts, entries, solutions = [], [], []
     for page in pages:
         main = _MAIN.search(page.read_text(encoding="utf-8"))
