@@ -3,8 +3,11 @@
 The first tests break one of the kernel's strategies on purpose and show that the false proof it produces is
 caught: the second opinion disagrees, and the claim raises ``SoundnessError``.
 """
+import time
+
 import sympy as sp
 import pytest
+import z3
 
 import derive
 from derive import rules, second
@@ -187,6 +190,33 @@ def test_the_same_question_gets_the_same_opinion_once():
     again = review.identity(sp.Max(0, 2 * a), 2 * sp.Max(0, a))
     assert (again.result, again.why) == (first.result, first.why) and len(review._MEMO) == 1
     assert review.identity(sp.Matrix([[a]]), sp.Matrix([[a]])).result == "agrees"  # a mutable matrix is a key too
+
+
+class _Stuck:
+    def reason_unknown(self):
+        return "timeout"
+
+
+@pytest.mark.parametrize("lhs, rhs, result", [
+    (sp.Max(0, 2 * a), 2 * sp.Max(0, a), "agrees"),
+    (sp.Max(0, a), a, "disagrees"),
+    (sp.Max(0, a) + sp.Min(0, a), a, "agrees"),
+])
+def test_a_query_stuck_in_the_shared_context_is_asked_in_a_context_of_its_own(monkeypatch, lhs, rhs, result):
+    real, asked = review._check, []
+
+    def stuck_when_shared(formulas, ms, ctx=None):  # as Z3 was once: spinning, its resource limit unspent, till its time
+        asked.append((ms, ctx is not None))
+        if ctx is None:
+            time.sleep(ms / 1000)
+            return z3.unknown, _Stuck()
+        return real(formulas, ms, ctx)
+
+    monkeypatch.setattr(review, "_check", stuck_when_shared)
+    monkeypatch.setattr(review, "SHARED_MS", 50)
+    review._MEMO.clear()
+    assert review.identity(lhs, rhs).result == result
+    assert asked[0] == (50, False) and asked[1][1] and 0 < asked[1][0] <= review.TIMEOUT_MS - 50, asked
 
 
 def test_an_instantiation_step_is_proved_from_its_ground_instance():
