@@ -414,6 +414,35 @@ def test_mathjax_of_the_site_leaves_no_javascript_link(tmp_path, mathjax, browse
         page.close()
 
 
+def test_what_a_closed_fold_hides_is_marked_as_scrolling_when_it_opens(tmp_path, mathjax, browser):
+    """A box wider than the phone inside a closed fold is not read while the fold is closed (reading its width would
+    lay the fold out alone); opened, it scrolls and says so, as a box outside any fold does on loading."""
+    from derive.site.vendor import copy_mathjax
+    static = Path(__import__("derive.site", fromlist=["x"]).__file__).parent / "static"
+    copy_mathjax(mathjax, tmp_path / "vendor" / "mathjax")
+    for name in ("mathjax-config.js", "site.js", "site.css"):
+        shutil.copy2(static / name, tmp_path / name)
+    wide = "$$" + " + ".join(f"x_{{{k}}}^2" for k in range(60)) + "$$"
+    (tmp_path / "page.html").write_text(
+        "<!doctype html><html><head><meta charset='utf-8'><link rel='stylesheet' href='site.css'>"
+        "<script src='mathjax-config.js'></script><script src='vendor/mathjax/tex-chtml-full.js'></script></head>"
+        f"<body><main><p id='open'>{wide}</p><details id='fold'><summary>more</summary><p>{wide}</p></details></main>"
+        "<script src='site.js'></script></body></html>")
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto((tmp_path / "page.html").as_uri() + "?typeset=all")
+        page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=30000)
+        page.evaluate("MathJax.startup.promise.then(() => true)")
+        page.wait_for_function("document.querySelectorAll('#open .derive-scrolls').length === 1")
+        marked = "[...document.querySelectorAll('#fold mjx-container.derive-scrolls')].length"
+        assert page.evaluate(marked) == 0
+        page.locator("#fold > summary").click()
+        page.wait_for_function(f"{marked} === 1")
+        assert page.evaluate("document.querySelectorAll('#fold .derive-scroll-hint').length") == 1
+    finally:
+        page.close()
+
+
 def test_claim_titles_are_plain_text_never_raw_tex():
     """A title is shown as text (escaped, never typeset): LaTeX in it would reach the reader raw."""
     paths = find_notebooks(ROOT / "notebooks") if (ROOT / "notebooks").is_dir() else []
