@@ -2,6 +2,7 @@
 site run end to end by ``derive build`` and opened in headless Chromium (:mod:`sitecheck`). The suite's own site is
 checked page by page in ``test_site_pages.py`` and ``test_site_claims_page.py``.
 """
+import base64
 import html
 import json
 import os
@@ -451,6 +452,33 @@ def test_claim_titles_are_plain_text_never_raw_tex():
     raw = [(c["id"], c["title"]) for run in runs_from_files(paths) for c in run.claims
            if re.search(r"\\[A-Za-z]+|\^[-{]|_\{", c.get("title") or "")]
     assert raw == [], raw[:5]
+
+
+def test_the_page_exporter_writes_what_nbconvert_writes_without_its_last_pass():
+    """The site's exporter skips nbconvert's last pass through BeautifulSoup and adds what it adds on the text: the
+    two pages are one document (a figure without alt text and every tab stop included)."""
+    from bs4 import BeautifulSoup
+    from nbconvert import HTMLExporter
+
+    png = base64.b64encode(bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                                          "1f15c4890000000d49444154789c63f8cf00000301010018dd8db00000"
+                                          "000049454e44ae426082")).decode()
+    figure = new_code_cell("show()", outputs=[nbformat.v4.new_output(
+        "display_data", data={"image/png": png, "text/plain": "<Figure>"})])
+    nb = new_notebook(cells=[new_markdown_cell("# A page\n\nWith $x^2$ and ![a picture](data:image/png;base64,"
+                                               f"{png})"), figure, new_code_cell("1 + 1", outputs=[
+                                                   nbformat.v4.new_output("execute_result", data={"text/plain": "2"},
+                                                                          execution_count=1)])])
+    source = ROOT / "notebooks" / "10_numeric_crosscheck.ipynb"  # code, Markdown, math, tables and figures
+    options = dict(template_name="derive_page", extra_template_basedirs=[str(pages.TEMPLATES)],
+                   exclude_input_prompt=True, exclude_output_prompt=True)
+    notebooks = [nb] + ([nbformat.read(source, as_version=4)] if source.exists() else [])
+    written = [(pages.exporter().from_notebook_node(n)[0], HTMLExporter(**options).from_notebook_node(n)[0])
+               for n in notebooks]
+    assert 'alt="No description has been provided for this image"' in written[0][1]
+    for ours, theirs in written:
+        assert 'tabindex="0"' in theirs
+        assert str(BeautifulSoup(ours, "html.parser")) == theirs
 
 
 def test_a_notebook_through_plain_nbconvert_shows_its_claims_as_text_not_raw_tex(browser, tmp_path):
