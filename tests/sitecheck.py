@@ -225,7 +225,8 @@ def check_tables(name: str, shown: list[dict], nb) -> None:
 
 LAYOUT = """() => {
   const wide = (el) => el.scrollWidth > el.clientWidth + 1;
-  const shown = (el) => el.getClientRects().length > 0 && !el.closest('details:not([open])');
+  // a closed fold first: reading a box's geometry inside one would lay that fold out alone (3 s on the claims page)
+  const shown = (el) => !el.closest('details:not([open])') && el.getClientRects().length > 0;
   const boxes = [...document.querySelectorAll('mjx-container[display="true"], .cc-piece, .jp-OutputArea-output, .derive-scroll')];
   const rows = [...document.querySelectorAll('table.derive-table-claims > tbody > tr')].filter(shown);
   const cards = [...document.querySelectorAll('table[data-layout="cards"] td[data-head] .derive-badge')].filter(shown);
@@ -399,7 +400,7 @@ WIDE_SHARE = 0.02
 #: per claim card: is its statement (the box, a piece, or a formula that scrolls; folded parts left out) wider
 #: than its column? The same count as tools/statement_widths.py
 STATEMENT_WIDTHS = """() => {
-  const shown = (el) => el.getClientRects().length > 0 && !el.closest('details:not([open])');
+  const shown = (el) => !el.closest('details:not([open])') && el.getClientRects().length > 0;  // as in LAYOUT
   const wide = (el) => el.scrollWidth > el.clientWidth + 1;
   return [...document.querySelectorAll('article.claim-card')].map(card => {
     const st = card.querySelector('.cc-statement');
