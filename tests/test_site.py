@@ -427,7 +427,8 @@ def test_what_a_closed_fold_hides_is_marked_as_scrolling_when_it_opens(tmp_path,
     (tmp_path / "page.html").write_text(
         "<!doctype html><html><head><meta charset='utf-8'><link rel='stylesheet' href='site.css'>"
         "<script src='mathjax-config.js'></script><script src='vendor/mathjax/tex-chtml-full.js'></script></head>"
-        f"<body><main><p id='open'>{wide}</p><details id='fold'><summary>more</summary><p>{wide}</p></details></main>"
+        f"<body><main><p id='open'>{wide}</p><details id='fold'><summary>more</summary><p>{wide}</p></details>"
+        f"<details id='titled'><summary><div class='derive-scroll'>{wide}</div></summary><p>{wide}</p></details></main>"
         "<script src='site.js'></script></body></html>")
     page = browser.new_page(viewport={"width": 390, "height": 844})
     try:
@@ -435,6 +436,9 @@ def test_what_a_closed_fold_hides_is_marked_as_scrolling_when_it_opens(tmp_path,
         page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=30000)
         page.evaluate("MathJax.startup.promise.then(() => true)")
         page.wait_for_function("document.querySelectorAll('#open .derive-scrolls').length === 1")
+        # what a closed fold's summary shows is marked on loading, what it hides is not
+        assert page.evaluate("document.querySelectorAll('#titled summary .derive-scrolls').length") == 1
+        assert page.evaluate("document.querySelectorAll('#titled > p .derive-scrolls').length") == 0
         marked = "[...document.querySelectorAll('#fold mjx-container.derive-scrolls')].length"
         assert page.evaluate(marked) == 0
         page.locator("#fold > summary").click()
