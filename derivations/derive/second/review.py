@@ -143,7 +143,7 @@ def _queries(t: Translator, facts, goals, inverses=None):
             started, shared = time.monotonic(), min(ms, SHARED_MS)
             result, s = _check(prepared + [g], shared)
             spent = int((time.monotonic() - started) * 1000)
-            stuck = shared < ms and spent >= shared - 1  # stopped by the shared context's time, with time left
+            stuck = shared < ms and shared - 1 <= spent < ms  # stopped by the shared context's time, with time left
             if result == z3.unknown and ("incomplete" in s.reason_unknown() or stuck):
                 # Z3's heuristics depend on every term its context has seen: asked in a context of its own, the
                 # same query gets the answer it gets in a fresh process (with what is left of its time)
