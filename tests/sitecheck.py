@@ -239,6 +239,12 @@ LAYOUT = """() => {
     card_verdicts: cards.length,
     card_verdicts_off_screen: cards.filter(b => b.getBoundingClientRect().right > window.innerWidth + 1).length,
     pager_cut: [...document.querySelectorAll('nav.derive-pager a, nav.derive-nav a')].filter(wide).map(a => a.textContent),
+    // a folded statement whose first line starts below the fold's marker, which then stands alone on its line
+    marker_alone: [...document.querySelectorAll('details.derive-full > summary')]
+      .filter(s => !s.parentElement.parentElement.closest('details:not([open])') && s.getClientRects().length > 0)
+      .filter(s => { const m = s.querySelector('mjx-math, .cc-piece');  // the math itself: an inline box is shorter
+                     return m && m.getBoundingClientRect().top > s.getBoundingClientRect().top + 8; })
+      .map(s => (s.closest('[id]') || {}).id),
     toc: [...document.querySelectorAll('nav.derive-toc a')].map(a => a.getAttribute('href')),
     search: document.querySelectorAll('nav.derive-nav input.derive-search-box').length,
     index_entries: (window.DERIVE_SEARCH || []).length,
@@ -312,6 +318,7 @@ def check_layout(name: str, width: int, layout: dict) -> None:
     assert layout["verdicts_off_screen"] == 0, f"{where}: claim rows whose verdict is off screen"
     assert layout["card_verdicts_off_screen"] == 0, f"{where}: verdicts of an activation table off screen"
     assert layout["pager_cut"] == [], f"{where}: navigation links cut short"
+    assert layout["marker_alone"] == [], f"{where}: a fold's marker alone on its line: {layout['marker_alone'][:5]}"
     assert layout["toc"], f"{where}: no contents"
     assert layout["search"] == 1 and layout["index_entries"] > 0, f"{where}: no search"
 

@@ -126,11 +126,15 @@ function deriveMarkScrolls() {
     function (el) { return !deriveFolded(el); });
   var wide = boxes.map(function (el) { return el.scrollWidth > el.clientWidth + 1; });
   var tall = boxes.map(function (el) { return el.clientHeight > 240; });
-  // inline math wider than the line it sits in becomes a box of its own that scrolls
-  var inline = Array.prototype.filter.call(document.querySelectorAll('mjx-container:not([display="true"])'), function (el) {
-    if (deriveFolded(el)) return false;
+  // inline math wider than the line it sits in becomes a box of its own that scrolls, and inline again when the line
+  // grows wide enough (its width read off the math inside, which a box that scrolls does not narrow)
+  var inline = Array.prototype.filter.call(document.querySelectorAll('mjx-container:not([display="true"])'),
+    function (el) { return !deriveFolded(el); });
+  var inlineWide = inline.map(function (el) {
     var room = el.parentElement ? el.parentElement.clientWidth : 0;
-    return room && el.getBoundingClientRect().width > room + 1;
+    if (room && el.parentElement.matches("details.derive-full > summary"))  // beside the fold's marker (site.css)
+      room -= 1.5 * parseFloat(getComputedStyle(el).fontSize);
+    return room > 0 && (el.firstElementChild || el).getBoundingClientRect().width > room + 1;
   });
   boxes.forEach(function (el, k) {
     if (el.classList.contains("derive-scrolls") !== wide[k]) el.classList.toggle("derive-scrolls", wide[k]);
@@ -146,7 +150,10 @@ function deriveMarkScrolls() {
       el.deriveHint = say;
     } else if (!wide[k] && hint) el.deriveHint.remove();
   });
-  inline.forEach(function (el) { el.classList.add("derive-scrolls", "derive-scrolls-inline"); });
+  inline.forEach(function (el, k) {
+    if (inlineWide[k]) el.classList.add("derive-scrolls", "derive-scrolls-inline");
+    else if (el.classList.contains("derive-scrolls-inline")) el.classList.remove("derive-scrolls", "derive-scrolls-inline");
+  });
 }
 // Punctuation right after inline math stays on its line ("for $a$." never leaves the "." alone on the next one).
 function deriveKeepPunctuation() {
