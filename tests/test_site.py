@@ -467,12 +467,12 @@ def test_the_page_exporter_writes_what_nbconvert_writes_without_its_last_pass():
     png = base64.b64encode(bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                                           "1f15c4890000000d49444154789c63f8cf00000301010018dd8db00000"
                                           "000049454e44ae426082")).decode()
+    text = new_markdown_cell(f"# A page\n\nWith $x^2$ and ![a picture](data:image/png;base64,{png})")
     figure = new_code_cell("show()", outputs=[nbformat.v4.new_output(
         "display_data", data={"image/png": png, "text/plain": "<Figure>"})])
-    nb = new_notebook(cells=[new_markdown_cell("# A page\n\nWith $x^2$ and ![a picture](data:image/png;base64,"
-                                               f"{png})"), figure, new_code_cell("1 + 1", outputs=[
-                                                   nbformat.v4.new_output("execute_result", data={"text/plain": "2"},
-                                                                          execution_count=1)])])
+    result = new_code_cell("1 + 1", outputs=[nbformat.v4.new_output(
+        "execute_result", data={"text/plain": "2"}, execution_count=1)])
+    nb = new_notebook(cells=[text, figure, result])
     source = ROOT / "notebooks" / "10_numeric_crosscheck.ipynb"  # code, Markdown, math, tables and figures
     options = dict(template_name="derive_page", extra_template_basedirs=[str(pages.TEMPLATES)],
                    exclude_input_prompt=True, exclude_output_prompt=True)
