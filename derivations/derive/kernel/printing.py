@@ -337,6 +337,23 @@ class DerivePrinter(LatexPrinter):
             return rf"\left({inner}\right)"
         return "{" + inner + "}" if "^" in inner else inner
 
+    def _print_ExpBase(self, expr, exp=None):
+        """``e`` to a power, a fraction in the power written ``a / b``: stacked there, it prints at a third of the
+        text's size.
+
+        >>> import sympy as sp
+        >>> z = sp.Symbol("z", real=True)
+        >>> DerivePrinter().doprint(1 / (1 + sp.exp(-sp.Rational(851, 500) * z)))
+        '\\\\frac{1}{1 + e^{- 851 z / 500}}'
+        """
+        folded = self._settings["fold_short_frac"]
+        self._settings["fold_short_frac"] = True
+        try:
+            tex = "e^{%s}" % self._print(expr.args[0])
+        finally:
+            self._settings["fold_short_frac"] = folded
+        return self._do_exponent(tex, exp)
+
     def _print_Transpose(self, expr):
         if isinstance(expr.arg, sp.Inverse) and isinstance(expr.arg.arg, MatrixSymbol):
             return rf"{self._base(expr.arg.arg)}^{{-\top}}"

@@ -10,7 +10,7 @@ import html
 import sympy as sp
 
 from ..classifier.classification import _TEX, MIME, SYMMETRIES, Classification, ClassificationTable, Finding
-from ..kernel import display
+from ..kernel import display, printing
 from ..kernel.describe import how
 from ..kernel.verdict import Verdict
 from . import render
@@ -23,7 +23,8 @@ def classification_bundle(c: Classification) -> tuple[dict, dict]:
     """One activation's classification: its formula and family, then a row per symmetry."""
     rows = [(f' data-symmetry="{key}" data-verdict="{f.verdict.value}"',
              [f"\\({_TEX[key]}\\)", render.badge(f.verdict), _cell(f)]) for key, f in c.findings.items()]
-    head = (f"<p><strong>{html.escape(c.label)}</strong>: \\(\\sigma(z) = {html.escape(sp.latex(c.expr))}\\)"
+    formula = html.escape(printing.latex(c.expr))  # full size: inline, a fraction prints its parts smaller
+    head = (f"<p><strong>{html.escape(c.label)}</strong>: \\(\\displaystyle \\sigma(z) = {formula}\\)"
             f" — {c._family_tex()}</p>")
     table = render.html_table(["symmetry of \\(G\\)", "verdict", "certificate"], rows, kind="classification")
     data = {"symmetries": list(c.findings), "rows": [c._row_data()]}
@@ -38,7 +39,7 @@ def table_bundle(table: ClassificationTable) -> tuple[dict, dict]:
     for c in table.results:
         cells = [f'{render.badge(c[k].verdict)}<div class="derive-small"><small>{_short(c[k])}</small></div>'
                  for k in SYMMETRIES]
-        formula = sp.latex(c.expr)
+        formula = printing.latex(c.expr)
         formula = f"\\({html.escape(formula)}\\)" if len(formula) <= 90 else "(see its classification)"
         verdicts = " ".join(f"{k}={c[k].verdict.value}" for k in SYMMETRIES)
         rows.append((f' data-label="{html.escape(c.label)}" data-verdicts="{verdicts}"',
