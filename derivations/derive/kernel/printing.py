@@ -338,7 +338,7 @@ class DerivePrinter(LatexPrinter):
         return "{" + inner + "}" if "^" in inner else inner
 
     def _print_ExpBase(self, expr, exp=None):
-        """``e`` to a power, a fraction in the power written ``a / b``: stacked there, it prints at a third of the
+        """``e`` to a power, a fraction in the power written ``a / b``: stacked there, its parts print at half the
         text's size.
 
         >>> import sympy as sp
