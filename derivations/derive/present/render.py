@@ -326,8 +326,8 @@ def _agreement(why: str) -> str:
 
 def statement_bundle(statement) -> tuple[dict, dict]:
     """A claim's or chain's notebook output: :func:`mimebundle` of its record, its seconds as metadata."""
-    return (mimebundle(record_of(statement), statement.body_tex()),
-            {MIME: {"seconds": round(statement.evidence.seconds, 4)}})
+    record = record_of(statement)  # its "checked" is the statement's LaTeX: printed once, not again here
+    return (mimebundle(record, record["checked"]), {MIME: {"seconds": round(statement.evidence.seconds, 4)}})
 
 
 display.register(Statement, statement_bundle)
