@@ -421,12 +421,13 @@ def test_what_a_closed_fold_hides_is_marked_as_scrolling_when_it_opens(tmp_path,
     from derive.site.vendor import copy_mathjax
     static = Path(__import__("derive.site", fromlist=["x"]).__file__).parent / "static"
     copy_mathjax(mathjax, tmp_path / "vendor" / "mathjax")
-    for name in ("mathjax-config.js", "site.js", "site.css"):
+    for name in ("mathjax-config.js", "folded.js", "site.js", "site.css"):
         shutil.copy2(static / name, tmp_path / name)
     wide = "$$" + " + ".join(f"x_{{{k}}}^2" for k in range(60)) + "$$"
     (tmp_path / "page.html").write_text(
         "<!doctype html><html><head><meta charset='utf-8'><link rel='stylesheet' href='site.css'>"
-        "<script src='mathjax-config.js'></script><script src='vendor/mathjax/tex-chtml-full.js'></script></head>"
+        "<script src='mathjax-config.js'></script><script src='folded.js'></script>"
+        "<script src='vendor/mathjax/tex-chtml-full.js'></script></head>"
         f"<body><main><p id='open'>{wide}</p><details id='fold'><summary>more</summary><p>{wide}</p></details>"
         f"<details id='titled'><summary><div class='derive-scroll'>{wide}</div></summary><p>{wide}</p></details></main>"
         "<script src='site.js'></script></body></html>")

@@ -113,7 +113,7 @@ def _write_static(dest: Path, exp, mathjax: Path) -> None:
     (dest / "static").mkdir(parents=True)
     extra = (STATIC / "jupyter-extra.css").read_text(encoding="utf-8")
     (dest / "static" / "jupyter.css").write_text(pages.lab_css(exp) + extra, encoding="utf-8")
-    for name in ("mathjax-config.js", "site.js", "favicon.svg"):
+    for name in ("mathjax-config.js", "folded.js", "site.js", "favicon.svg"):
         shutil.copy2(STATIC / name, dest / "static" / name)
     css = (STATIC / "site.css").read_text(encoding="utf-8") + _status_css()
     (dest / "static" / "site.css").write_text(css, encoding="utf-8")

@@ -156,17 +156,9 @@ _FIT = """() => {
   const SMALLEST = 0.7;  // below this share of its size a statement prints as its preview
   const PLAIN = 0.5;  // and, with no preview, below this one as its text
   const right = document.querySelector('main').getBoundingClientRect().right;
-  const folded = (el) => {  // inside a closed fold, and not in its summary
-    const closed = (e) => e && e.closest('details:not([open])');
-    for (let d = closed(el); d; d = closed(d.parentElement)) {
-      const summary = d.querySelector(':scope > summary');
-      if (!summary || !summary.contains(el)) return true;
-    }
-    return false;
-  };
   const wide = [];
   for (const box of document.querySelectorAll('main mjx-container, main table')) {
-    if (folded(box)) continue;  // not printed, and reading its size would lay its fold out alone
+    if (deriveFolded(box)) continue;  // not printed (static/folded.js, in every page's head)
     const inner = box.tagName === 'MJX-CONTAINER' ? box.firstElementChild : box;
     if (!inner) continue;
     const r = inner.getBoundingClientRect();

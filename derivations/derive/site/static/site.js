@@ -110,16 +110,8 @@ document.querySelectorAll(".derive-step-summary").forEach(function (summary) {
 
 // What is wider than its box scrolls, and says so: display equations, claim statements, graphs. Every width is
 // read before any mark is written: a write between two reads would lay the whole page out again for each box.
-// What a closed fold hides is not laid out, and reading one width in it lays that fold out alone (on the claims
-// page, 141 such reads took 2.5 s): it is marked when its fold opens.
-function deriveFolded(el) {  // inside a closed fold, and not in its summary
-  var closed = function (e) { return e && e.closest("details:not([open])"); };
-  for (var d = closed(el); d; d = closed(d.parentElement)) {
-    var summary = d.querySelector(":scope > summary");
-    if (!summary || !summary.contains(el)) return true;
-  }
-  return false;
-}
+// What a closed fold hides is not read (folded.js: on the claims page, 141 such reads took 2.5 s): it is marked when
+// its fold opens.
 function deriveMarkScrolls() {
   var boxes = Array.prototype.filter.call(
     document.querySelectorAll('mjx-container[display="true"], .cc-piece, .derive-scroll, .jp-OutputArea-output'),
