@@ -20,7 +20,7 @@ from derive.run.runner import find_notebooks
 from derive.site import build, claim_graph, pages, runs_from_files
 from derive.present import paper
 from derive.site.blueprint import blueprint, blueprint_dot, dot_svg, have_dot, item_status
-from sitecheck import PAGE_SECONDS, check_site, count_math, index_math, mathjax_or_skip
+from sitecheck import ALL, PAGE_SECONDS, check_site, count_math, index_math, mathjax_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")  # the browser fixture is conftest's
@@ -382,6 +382,24 @@ def test_math_is_typeset_as_it_scrolls_into_view(browser, tiny_site):
     page.wait_for_function("""() => { const m = [...document.querySelectorAll("article[id='claim-tiny.top'] .cc-statement mjx-container")];
       return m.length > 0 && m.every(e => !e.hasAttribute('mjx-lazy') && e.getBoundingClientRect().width > 0); }""")
     assert page.locator("mjx-merror").count() == 0 and errors == []
+    page.close()
+
+
+def test_typeset_all_at_once_the_fonts_arrive_before_the_math(browser, tiny_site):
+    """With every expression typeset at once (the book, ``?typeset=all``), no MathJax font arrives after math is on
+    the page: each arrival would lay the whole page out again (mathjax-config.js, ``deriveFontsFirst``)."""
+    site, _ = tiny_site
+    page = browser.new_page(viewport={"width": 390, "height": 500})
+    page.set_default_timeout(PAGE_SECONDS * 1000)
+    page.add_init_script("""new MutationObserver((records, observer) => {
+      if (!document.querySelector('mjx-container')) return;
+      window.deriveFontsAtFirstMath = [...document.fonts].filter(f => /MJX/.test(f.family)).map(f => f.status);
+      observer.disconnect(); }).observe(document, { childList: true, subtree: true });""")
+    page.goto((site / "claims.html").as_uri() + ALL)
+    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("MathJax.startup.promise.then(() => true)")
+    faces = page.evaluate("window.deriveFontsAtFirstMath")
+    assert faces and set(faces) == {"loaded"}, f"MathJax's fonts when the first math was on the page: {faces}"
     page.close()
 
 
