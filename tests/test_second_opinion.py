@@ -333,6 +333,47 @@ def test_a_premise_read_at_every_term_is_rechecked_at_small_sizes(extra, result)
     assert second.step(start, nxt, rule, equations=True).result in result
 
 
+_X1, _Q1, _K1, _V1 = (sp.MatrixSymbol("x", 1, _N), sp.MatrixSymbol("Q", _N, _N), sp.MatrixSymbol("K", _N, _N),
+                      sp.MatrixSymbol("V", _N, _N))
+_RELU = sp.Lambda(a, sp.Max(0, a))
+_APPLY = sp.matrices.expressions.applyfunc.ElementwiseApplyFunction
+
+
+def _entry_by_entry(e, at):
+    """A matrix expression at the sizes ``at``, each entry read at symbolic size and then put at the sizes."""
+    rows, cols = (int(sp.sympify(n).xreplace(at)) for n in e.shape)
+    whole = sp.ImmutableMatrix(rows, cols, lambda i, j: review._written(sp.sympify(e[i, j]).xreplace(at)).doit())
+    return review._explicit_written(whole, at)  # (an explicit matrix: only its leaves named)
+
+
+@pytest.mark.parametrize("expr", [
+    _A * _B.T + 2 * _A,
+    (_N + 1) * _A * _B - _B.T * _A / 3,
+    sp.HadamardProduct(_X1 * _K1.T, _APPLY(_RELU, _X1 * _Q1.T)) * _V1,
+    _A.I * _B + sp.Identity(_N) - sp.OneMatrix(_N, _N),
+    (_A * (_B + _A.T)).T * _B,
+], ids=["sum", "size_coefficient", "gated_relu", "inverse", "transpose"])
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_matrix_written_out_part_by_part_is_the_one_written_entry_by_entry(expr, n):
+    # the parts computed on their written-out factors are the entries read at symbolic size, at exact values
+    at = {_N: sp.Integer(n)}
+    mine, theirs = review._explicit_written(expr, at), _entry_by_entry(expr, at)
+    assert mine.shape == theirs.shape
+    values = {x: sp.Rational((7 * k) % 11 - 5, k % 4 + 2) for k, x in enumerate(sorted(
+        mine.free_symbols | theirs.free_symbols, key=str))}
+    assert all(sp.simplify((m - t).xreplace(values)) == 0 for m, t in zip(mine, theirs))
+
+
+@pytest.mark.parametrize("prev, nxt", [
+    ((_A * _B + _A, _B), (_A * _B, _B)),  # a term dropped
+    (((_N + 1) * _A * _B, _B), (_A * _B, _B)),  # a coefficient with the size in it dropped: 2AB is not AB at n = 1
+    ((sp.HadamardProduct(_X1 * _K1.T, _APPLY(_RELU, _X1 * _Q1.T)) * _V1, sp.ZeroMatrix(1, _N)),
+     (sp.HadamardProduct(_X1 * _Q1.T, _APPLY(_RELU, _X1 * _K1.T)) * _V1, sp.ZeroMatrix(1, _N))),  # ReLU's exchange
+], ids=["dropped_term", "size_coefficient", "relu_exchange"])
+def test_a_false_step_about_matrices_written_out_part_by_part_never_agrees(prev, nxt):
+    assert second.step(prev, nxt, rules.rearrange(), equations=True).result != "agrees"
+
+
 def test_an_every_size_step_whose_assumptions_rule_out_every_size_it_reads_is_not_confirmed():
     # only d = m = n = 1 is re-read: where the chain assumes d > 5, nothing is re-checked, and nothing is agreed
     from derive.classifier import sizes

@@ -665,15 +665,51 @@ def _explicit_cached(e, at_items):
 def _explicit_written(e, at):
     from sympy.matrices.expressions.matexpr import MatrixElement
 
-    if isinstance(e, (MatrixExpr, sp.MatrixBase)):  # entry by entry, each read at symbolic size and then put at
-        rows, cols = (int(sp.sympify(n).xreplace(at)) for n in e.shape)  # the sizes (no matrix inside a scalar)
-        e = sp.ImmutableMatrix(rows, cols, lambda i, j: _written(sp.sympify(e[i, j]).xreplace(at)).doit())
+    if isinstance(e, (MatrixExpr, sp.MatrixBase)):
+        e = _explicit_matrix(e, at)
     else:
         e = _written(e.xreplace(at)).doit()
     elements = [m for m in (e.atoms(MatrixElement) if isinstance(e, sp.Basic) else ())
                 if isinstance(m.parent, sp.MatrixSymbol) and m.i.is_Integer and m.j.is_Integer]
     leaf = lambda m: sp.Symbol(f"{m.parent.name}[{int(m.i) + 1},{int(m.j) + 1}]", real=True)  # noqa: E731
     return e.xreplace({m: leaf(m) for m in elements}) if elements else e
+
+
+def _explicit_matrix(e, at) -> sp.ImmutableMatrix:
+    """A matrix expression at the sizes ``at``, written out: sums, products, transposes, Hadamard products and
+    functions applied entry by entry are computed on the written-out parts (a product of 1×1 matrices is one
+    multiplication, not a sum over a symbolic range put at a size); every other part (an inverse, a power, derive's
+    own forms) is written entry by entry, each entry read at symbolic size and then put at the sizes (no matrix
+    inside a scalar). Entries of a matrix symbol stay ``MatrixElement`` here (:func:`_explicit_written` names them)."""
+    size = lambda n: int(sp.sympify(n).xreplace(at))  # noqa: E731
+    rows, cols = size(e.rows), size(e.cols)
+    if isinstance(e, sp.MatrixSymbol):
+        symbol = sp.MatrixSymbol(e.name, rows, cols)
+        return sp.ImmutableMatrix(rows, cols, lambda i, j: symbol[i, j])
+    if isinstance(e, (sp.ZeroMatrix, sp.Identity, sp.OneMatrix)):
+        return sp.ImmutableMatrix(type(e)(*[size(n) for n in e.args]).as_explicit())
+    if type(e) is sp.Transpose:
+        return _explicit_matrix(e.arg, at).T
+    if type(e) is sp.MatAdd:
+        parts = [_explicit_matrix(a, at) for a in e.args]
+        return sp.ImmutableMatrix(rows, cols, lambda i, j: sp.Add(*[p[i, j] for p in parts]))
+    if type(e) is sp.MatMul:
+        coeff, factors = e.as_coeff_matrices()
+        if factors and coeff != 0:  # (a zero coefficient with an inverse stays as the kernel keeps it)
+            out = _explicit_matrix(factors[0], at).as_mutable()
+            for f in factors[1:]:
+                out = out * _explicit_matrix(f, at)
+            scale = _explicit_written(coeff, at) if coeff.free_symbols else coeff
+            return sp.ImmutableMatrix(rows, cols, lambda i, j: scale * out[i, j])
+    if type(e) is sp.HadamardProduct:
+        parts = [_explicit_matrix(a, at) for a in e.args]
+        return sp.ImmutableMatrix(rows, cols, lambda i, j: sp.Mul(*[p[i, j] for p in parts]))
+    if type(e) is sp.matrices.expressions.applyfunc.ElementwiseApplyFunction:
+        function = e.function
+        if not (isinstance(function, sp.Lambda) and function.free_symbols & set(at)):
+            inner = _explicit_matrix(e.expr, at)
+            return sp.ImmutableMatrix(rows, cols, lambda i, j: function(inner[i, j]))
+    return sp.ImmutableMatrix(rows, cols, lambda i, j: _written(sp.sympify(e[i, j]).xreplace(at)).doit())
 
 
 def _termwise_at(mappings, at, side):
