@@ -9,8 +9,9 @@ from derive.present.audit import audit
 from derive.run.runner import claims_of, find_notebooks
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-#: the share of proved claims an independent engine confirms
-CONFIRMED_FLOOR = 0.90
+#: the share of proved claims an independent engine confirms (the issue asked for 90 %; 92.1 % was reached, 422 of
+#: 458, and 92.6 % once matrices at a size were written out part by part, 424 of 458)
+CONFIRMED_FLOOR = 0.92
 #: the items the paper states for every size that are proved at every size in every direction
 EVERY_SIZE_BOTH_WAYS = ["1.1", "2.1", "2.2", "3.1", "3.3", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3", "5.4", "B1", "B2", "B3"]
 #: the proved claims whose scope is every size (B3 at every rank r brought it to 104)
@@ -22,7 +23,7 @@ def records():
     return [r for path in find_notebooks(NOTEBOOKS) for r in claims_of(nbformat.read(path, as_version=4))]
 
 
-def test_independent_engines_confirm_at_least_ninety_percent_of_proofs_and_none_disagrees(records):
+def test_independent_engines_confirm_at_least_the_share_reached_and_none_disagrees(records):
     proved = [r for r in records if r["verdict"] == "proved"]
     results = [(r.get("second_opinion") or {}).get("result") for r in proved]
     assert "disagrees" not in results
