@@ -2483,6 +2483,48 @@ def test_an_entrywise_divisor_of_a_complex_matrix_is_still_asked_for():
     assert wellformed.denominators(e)
 
 
+# the reading of an activation's body is kept (the same body is read in every layer it is applied in): a reading
+# made where the body has no pole is never reused where it has one, whichever comes first
+@pytest.mark.parametrize("first", ["safe", "pole"])
+def test_a_kept_reading_of_a_body_is_not_reused_over_complex_entries(first):
+    from derive.kernel import wellformed
+    from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+    body = sp.Lambda(_TE, 1 / (1 + _TE**2))  # no pole on the real line, poles at ±i
+    real, complex_ = _XE * _QE.T, sp.I * sp.MatrixSymbol("Zk", 1, _DS)
+    order = [real, complex_] if first == "safe" else [complex_, real]
+    found = {id(M): wellformed.denominators(ElementwiseApplyFunction(body, M)) for M in order}
+    assert found[id(real)] == [] and found[id(complex_)], found
+
+
+@pytest.mark.parametrize("first", ["safe", "pole"])
+def test_a_kept_reading_of_a_body_is_not_reused_for_another_constant(first):
+    from derive.kernel import wellformed
+    from derive.layers import forms
+    c_pos, c_real = sp.Symbol("ck", positive=True), sp.Symbol("ck", real=True)  # same name, other domains
+    bodies = {"safe": sp.Lambda(_TE, 1 / (_TE**2 + c_pos)), "pole": sp.Lambda(_TE, 1 / (_TE**2 + c_real))}
+    order = ["safe", "pole"] if first == "safe" else ["pole", "safe"]
+    found = {k: wellformed.denominators(forms.elementwise(bodies[k], _XE * _QE.T)) for k in order}
+    assert found["safe"] == [] and found["pole"], found
+    assert never_proved("sound.kept_body." + first, forms.elementwise(bodies["pole"], _XE * _QE.T) * 0,
+                        sp.ZeroMatrix(1, _MS_)).evidence.detail
+
+
+@pytest.mark.parametrize("first", ["evaluated", "as_written"])
+def test_a_kept_reading_of_a_body_is_not_reused_where_sympy_does_not_evaluate(first):
+    # t·(1/t) is 1 where SymPy evaluates, and needs t ≠ 0 as written (sp.evaluate(False)): each reading is its own
+    from derive.kernel import wellformed
+    from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+    body = sp.Lambda(_TE, sp.Mul(_TE, sp.Pow(_TE, -1, evaluate=False), evaluate=False))
+    M = sp.MatrixSymbol("Mk", 1, _DS)
+
+    def read(evaluated):
+        with sp.evaluate(evaluated):
+            return wellformed.denominators(ElementwiseApplyFunction(body, M))
+    order = [True, False] if first == "evaluated" else [False, True]
+    found = {e: read(e) for e in order}
+    assert found[True] == [] and found[False], found
+
+
 # -- a verdict lifted to every size: broken only at a true witness, kept only from a proved unit identity --------
 def _lift_witness(**values):
     return {sp.Symbol(k, real=True) if k != "alpha" else sp.Symbol("alpha", positive=True): sp.Integer(v)

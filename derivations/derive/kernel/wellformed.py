@@ -22,8 +22,11 @@ derive.kernel.wellformed.Inexact: claim('x'): holds the floating-point number 1.
 """
 from __future__ import annotations
 
+import functools
+
 import sympy as sp
 from sympy.core.function import AppliedUndef, UndefinedFunction
+from sympy.core.parameters import global_parameters
 from sympy.core.symbol import Str
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
@@ -310,14 +313,38 @@ def _bound(node, body, variables, found: list, real=False, integer=False) -> Non
     index over the integers between its limits, an integral's variable along its path, a ``Subs`` point, a
     ``Lambda``'s argument): read with stand-ins that know only that much (integer, real, or nothing), and every
     need that involves them becomes ``defined(node)``."""
+    for base in _body_needs(body, tuple(variables), real, integer):
+        base = defined(node) if base is None else base
+        if base not in found:
+            found.append(base)
+
+
+def _body_needs(body, variables: tuple, real: bool, integer: bool) -> tuple:
+    """What :func:`_bound` reads off ``body``: each need without the variables, and ``None`` for each that involves
+    them. The same activation's body is read in every layer it is applied in: a scalar body's reading is kept
+    (by the body, its variables, what they range over, and whether SymPy evaluates)."""
+    if isinstance(body, sp.Basic) and not body.has(MatrixExpr):
+        try:
+            return _body_needs_kept(body, variables, real, integer, global_parameters.evaluate)
+        except TypeError:  # an unhashable part
+            pass
+    return _body_needs_now(body, variables, real, integer)
+
+
+@functools.lru_cache(maxsize=4096)
+def _body_needs_kept(body, variables, real, integer, evaluate) -> tuple:
+    return _body_needs_now(body, variables, real, integer)
+
+
+def _body_needs_now(body, variables, real, integer) -> tuple:
     plain = {v: sp.Dummy(str(v), integer=True) if integer else sp.Dummy(str(v), real=True) if real
              else sp.Dummy(str(v)) for v in variables if isinstance(v, sp.Symbol)}
+    out = []
     for base in denominators(body.xreplace(plain)):
         if base.has(*plain.values()) and _settled(base, ()):
             continue  # nonzero wherever the variables range (1 + exp(-z) for every real z): nothing to ask
-        base = base if not base.has(*plain.values()) else defined(node)
-        if base not in found:
-            found.append(base)
+        out.append(base if not base.has(*plain.values()) else None)
+    return tuple(out)
 
 
 def _integrable(integrand) -> bool:
