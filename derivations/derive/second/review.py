@@ -683,10 +683,10 @@ def _explicit_matrix(e, at) -> sp.ImmutableMatrix:
     inside a scalar). Entries of a matrix symbol stay ``MatrixElement`` here (:func:`_explicit_written` names them)."""
     size = lambda n: int(sp.sympify(n).xreplace(at))  # noqa: E731
     rows, cols = size(e.rows), size(e.cols)
-    if isinstance(e, sp.MatrixSymbol):
+    if type(e) is sp.MatrixSymbol:
         symbol = sp.MatrixSymbol(e.name, rows, cols)
         return sp.ImmutableMatrix(rows, cols, lambda i, j: symbol[i, j])
-    if isinstance(e, (sp.ZeroMatrix, sp.Identity, sp.OneMatrix)):
+    if type(e) in (sp.ZeroMatrix, sp.Identity, sp.OneMatrix):
         return sp.ImmutableMatrix(type(e)(*[size(n) for n in e.args]).as_explicit())
     if type(e) is sp.Transpose:
         return _explicit_matrix(e.arg, at).T
