@@ -255,6 +255,63 @@ def test_a_false_step_from_a_premise_that_fails_somewhere_never_agrees(prev, nxt
     assert review.step(prev, nxt, rule, equations=True).result != "agrees"
 
 
+# -- where Z3 cannot decide a query with functions in it, each application is read as a real of its own ----------
+def _undecided_with_functions(monkeypatch):
+    """Z3 made to give up on every query that applies a function (as it does on the disguised-linear layer's)."""
+    real = review._check
+
+    def check(formulas, ms, ctx=None):
+        found, todo = False, list(formulas)
+        while todo and not found:
+            e = todo.pop()
+            found = z3.is_app(e) and e.num_args() > 0 and e.decl().kind() == z3.Z3_OP_UNINTERPRETED
+            todo.extend(e.children() if z3.is_app(e) or z3.is_quantifier(e) else [])
+        return (z3.unknown, _Stuck()) if found else real(formulas, ms, ctx)
+
+    monkeypatch.setattr(review, "_check", check)
+    review._MEMO.clear()
+
+
+def test_a_query_undecided_with_its_functions_is_decided_with_each_application_a_real(monkeypatch):
+    _undecided_with_functions(monkeypatch)
+    opinion = review.identity(a * (sp.sin(a) ** 2 + sp.cos(a) ** 2), a)  # sin² + cos² = 1, asserted beside them
+    assert opinion.result == "agrees" and "a real of its own" in opinion.why, opinion
+    script = opinion.smtlib()[0][0]
+    assert "(Real) Real)" not in script and "@" in script, script  # the script as decided: no function in it
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (sp.sin(a) ** 2 + sp.cos(b) ** 2, sp.Integer(1)),            # two arguments: two applications, two reals
+    (s(a) * s(b), s(a) ** 2),                                      # σ(a) and σ(b) are not one real
+    (sp.sin(sp.sin(a)) ** 2 + sp.cos(sp.sin(b)) ** 2, sp.Integer(1)),  # nested, at two arguments
+], ids=["sin_cos_apart", "sigma_apart", "nested_apart"])
+def test_a_false_query_with_each_application_a_real_never_agrees(monkeypatch, lhs, rhs):
+    _undecided_with_functions(monkeypatch)
+    assert review.identity(lhs, rhs, engine="z3").result != "agrees"  # (Z3's reading alone: cvc5 is not asked)
+
+
+@pytest.mark.parametrize("prev,nxt,rule", FALSE_STEPS)
+def test_a_false_step_with_a_quantified_premise_is_never_read_with_applications_as_reals(monkeypatch, prev, nxt, rule):
+    # σ(x) of a bound x is no one real: a quantified query is not read that way at all
+    _undecided_with_functions(monkeypatch)
+    assert review.step(prev, nxt, rule, equations=True).result != "agrees"
+
+
+def test_reading_applications_as_reals_names_each_one_once_and_leaves_quantifiers():
+    x, y = z3.Reals("x y")
+    f = z3.Function("f", z3.RealSort(), z3.RealSort())
+    pure = review._purified([f(x) + f(x) == f(y), f(f(x)) > 0])
+    assert len({str(c) for g in pure for c in _constants(g)} - {"x", "y"}) == 3  # f(x), f(y), f(f(x))
+    assert review._purified([x + y > 0]) is None
+    assert review._purified([z3.ForAll([x], f(x) == x)]) is None
+
+
+def _constants(e):
+    if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        return {e}
+    return set().union(*[_constants(c) for c in e.children()]) if e.children() else set()
+
+
 def test_an_instantiation_is_read_from_the_premise_for_all_values_of_what_it_puts():
     assert review.step((a * _M, a), (_M, sp.Integer(1)), rules.instantiate({a: 1}), equations=True).result == "agrees"
     assert review.step((s(a) * _M, s(_M) * a), (s(1) * _M, s(_M)), rules.instantiate({a: 1}),

@@ -65,7 +65,8 @@ class Opinion:
 
     def smtlib(self, limit: int | None = None) -> list:
         """The confirmed queries (the first ``limit``) as ``(script, engine)``: standalone SMT-LIB 2.6 scripts,
-        ``; expect:`` first. Z3's queries are written as translated, before Z3's own simplifier ran on them."""
+        ``; expect:`` first. Z3's queries are written as translated, before Z3's own simplifier ran on them (one
+        decided with each application of a function read as a real of its own: as decided, after it)."""
         return [_script_of(x) for x in self.scripts[:limit]]
 
     def record(self, timings: bool = False) -> dict:
@@ -104,6 +105,7 @@ def _prepare(formula, inverses=None):
 #: the engines asked during the re-check under way, and the scripts of its queries, with their answers
 _USED: list = []
 _SCRIPTS: list = []
+_PURE: list = []  # a query settled only with each application of a function read as a real of its own
 
 
 def _cvc5_queries(t: Translator, facts, goals):
@@ -150,11 +152,58 @@ def _queries(t: Translator, facts, goals, inverses=None):
                 fresh = z3.Context()
                 result, s = _check([f.translate(fresh) for f in prepared + [g]], ms - spent if stuck else ms, fresh)
             _USED.append(ENGINE)
+            # (in a context of its own: the terms it makes would change how Z3 answers later queries in this one)
+            own = z3.Context() if result == z3.unknown else None
+            pure = _purified([f.translate(own) for f in prepared + [g]]) if own is not None else None
+            if pure is not None and _check(pure, max(1, ms - int((time.monotonic() - started) * 1000)),
+                                           pure[0].ctx)[0] == z3.unsat:
+                _PURE.append(True)  # weaker than the query, and unsatisfiable: so is the query
+                if len(_SCRIPTS) < MAX_SCRIPTS:
+                    _SCRIPTS.append((tuple(pure), ENGINE, "unsat"))
+                yield z3.unsat
+                continue
             if result == z3.unknown:
                 raise _Unknown(_limit_text(s.reason_unknown(), ms))
         if len(_SCRIPTS) < MAX_SCRIPTS:  # the query as translated, before Z3's own simplifier
             _SCRIPTS.append((tuple(parsed[:len(facts)]) + (asked,), ENGINE, str(result)))
         yield result
+
+
+def _purified(formulas):
+    """``formulas`` with every application of an uninterpreted function (σ, or exp, sin … read as uninterpreted)
+    read as a real of its own, the same application as the same real, innermost first; ``None`` when there is none,
+    or when a formula has a quantifier (a real cannot stand for ``σ(x)`` of a bound ``x``).
+
+    The result is weaker (a model of the formulas gives each real its application's value), so its ``unsat`` is
+    theirs; and without functions, Z3 may hand it to its complete procedure for nonlinear real arithmetic (``sin² +
+    cos² = 1``, asserted beside the applications, then decides ``z(sin² z + cos² z) = z``). Its ``sat`` says
+    nothing.
+    """
+    out, named = list(formulas), {}
+    for _ in range(16):  # one round per level of nesting
+        apps: dict = {}
+        todo, seen = list(out), set()
+        while todo:
+            e = todo.pop()
+            if e.get_id() in seen:
+                continue
+            seen.add(e.get_id())
+            if z3.is_quantifier(e) or z3.is_var(e):
+                return None
+            if not z3.is_app(e):
+                continue
+            if e.num_args() > 0 and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+                apps[e.get_id()] = e
+            todo.extend(e.children())
+        if not apps:
+            return out if named else None
+        pairs = []
+        for e in apps.values():  # (each application kept here, so that Z3 never gives its id to another term)
+            if e.get_id() not in named:
+                named[e.get_id()] = (e, z3.Const(f"{e.decl().name()}@{len(named)}", e.sort()))
+            pairs.append((e, named[e.get_id()][1]))
+        out = [z3.substitute(f, *pairs) for f in out]
+    return None
 
 
 def _check(formulas, ms: int, ctx=None):
@@ -359,7 +408,7 @@ def _memo(key, about, fn) -> Opinion:
 
 def _timed(about, fn) -> Opinion:
     start = time.perf_counter()
-    del _USED[:], _SCRIPTS[:]
+    del _USED[:], _SCRIPTS[:], _PURE[:]
     try:
         result, why = "agrees", fn()
     except Outside as exc:
@@ -376,7 +425,9 @@ def _timed(about, fn) -> Opinion:
         result, why = "unknown", f"not translated ({type(exc).__name__}: {said})"  # says where it hit: not stable)
     engines = sorted(set(_USED), key=lambda e: e != ENGINE) or [ENGINE]
     scripts = tuple(_SCRIPTS) if result == "agrees" else ()
-    del _USED[:], _SCRIPTS[:]
+    if result == "agrees" and _PURE:
+        why += " (where Z3 could not decide otherwise, each application of a function read as a real of its own)"
+    del _USED[:], _SCRIPTS[:], _PURE[:]
     return Opinion(result, why, time.perf_counter() - start, about, " + ".join(engines), scripts)
 
 
@@ -385,7 +436,7 @@ def _script_of(entry) -> tuple:
     if len(entry) == 2:
         return entry
     formulas, engine, answer = entry
-    solver = z3.Solver()
+    solver = z3.Solver(ctx=formulas[0].ctx if formulas else None)
     solver.add(*formulas)
     body = "\n".join(line for line in solver.to_smt2().splitlines()
                      if not line.startswith(("(check-sat)", "; benchmark", "(set-info")))
