@@ -3,7 +3,10 @@
 A variant passes when the kernel gives the true answer or refuses in one line (TypeError/ValueError naming the
 problem): never a false proof, a false refutation, agreement that was not seen, a traceback or a hang.
 """
+import signal
+import sys
 import time
+import types
 from fractions import Fraction
 
 import pytest
@@ -1225,6 +1228,43 @@ def test_a_budget_whose_alarm_is_swallowed_still_ends(swallowed):
     from derive.kernel import budget
     assert budget._STACK == []
     assert free("sound.after_swallowed", *SQUARE).prove().verdict is P
+
+
+class _Finalised:
+    def __del__(self):
+        return sys._getframe()
+
+
+def _frame_of(where):
+    """A frame of a finalizer, of a weak reference's callback, or of plain code, as the timer's signal finds it."""
+    if where == "finaliser":
+        return _Finalised.__del__(_Finalised.__new__(_Finalised))
+    if where == "weakset":
+        import _weakrefset
+        return types.SimpleNamespace(f_code=_weakrefset.WeakSet.__init__.__code__)
+    return sys._getframe()
+
+
+@pytest.mark.parametrize("where", ["finaliser", "weakset"])
+def test_an_alarm_in_a_finaliser_or_a_weak_reference_callback_is_decided_a_moment_later(where):
+    # Python prints an exception raised there and drops it (pytest then warns): the budget rings again in a
+    # millisecond, and raises in the code it interrupts next
+    from derive.kernel import budget
+    raised_there = False
+    start = time.monotonic()
+    with pytest.raises(OutOfTime):
+        with time_budget(0.01):
+            signal.setitimer(signal.ITIMER_REAL, 0)  # its timer stopped, so that it runs out unrung
+            time.sleep(0.03)
+            try:
+                budget._on_alarm(signal.SIGALRM, _frame_of(where))  # then the alarm, as it finds that code
+            except OutOfTime:
+                raised_there = True
+                raise
+            while time.monotonic() < start + 2:
+                pass
+    assert not raised_there and time.monotonic() < start + 1
+    assert budget._STACK == []
 
 
 # -- a float through a chain rule, a witness or any other value is refused by the one check -----------------------

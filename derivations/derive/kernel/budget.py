@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import signal
 import threading
 import time
@@ -95,9 +96,10 @@ def check() -> None:
 def _on_alarm(signum, frame):  # pragma: no cover - called by the OS
     if not _STACK and not _CALLER:
         return
-    if frame is not None and frame.f_code in _LEAVING:
+    if frame is not None and (frame.f_code in _LEAVING or _unraisable(frame.f_code)):
         # a budget is being entered or left (its own set-up, or contextlib resuming it at the end of its block): an
-        # exception here would skip the clean-up and leave the budget on the stack; decide a moment later
+        # exception here would skip the clean-up and leave the budget on the stack; in a finalizer or a weak
+        # reference's callback, Python would only print it; decide a moment later
         signal.setitimer(signal.ITIMER_REAL, 1e-3)
         return
     now = time.monotonic()
@@ -117,6 +119,12 @@ def _on_alarm(signum, frame):  # pragma: no cover - called by the OS
         outer = next(s for e, o, s in reversed(_STACK) if o == effective)
         raise OutOfTime(outer, outer=True, deadline=effective)
     raise OutOfTime(seconds, deadline=own)
+
+
+def _unraisable(code) -> bool:
+    """Whether ``code`` runs where Python prints an exception and drops it: a ``__del__``, or the callbacks of weak
+    references (a ``WeakSet`` losing an item, as the garbage collector frees it)."""
+    return code.co_name == "__del__" or code.co_filename.endswith(("_weakrefset.py", f"{os.sep}weakref.py"))
 
 
 #: seconds after which a budget that ran out rings again, in case its exception was swallowed
