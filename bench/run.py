@@ -16,6 +16,8 @@
    class (polynomial, piecewise-linear, generic σ, every size, transcendental), and Z3's time against d.
 7. the try page (``--only try``, after ``make``): boot, wheels, the first and a later verdict, and every notebook
    re-run in the page against its time in the notebooks.
+8. a fresh clone (``--only fresh``): the README's two commands, ``make test`` then ``make``, each timed from nothing
+   set up (``.venv`` created, packages installed, MathJax and Pyodide fetched).
 Timings are figures to read, not assertions.
 """
 from __future__ import annotations
@@ -403,6 +405,34 @@ def ratios(jobs):
     return check, make, test, floor
 
 
+def fresh_clone():
+    """8. the README's two commands on a fresh clone (``--only fresh``): ``make test`` first, as CI runs it (creating
+    ``.venv``, installing, fetching MathJax and Pyodide from npm), then ``make``; each timed in a clone of this
+    checkout's committed state with nothing set up (the machine's Chromium and Graphviz are kept)."""
+    import re
+    import shutil
+    import tempfile
+
+    here = Path(tempfile.mkdtemp(prefix="derive-fresh-"))
+    clone = here / "repo"
+    subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(clone)], check=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "DERIVE_SECOND_OPINION")}
+    out = []
+    try:
+        for target in (["make", "test"], ["make"]):
+            start = time.perf_counter()
+            proc = subprocess.run(target, cwd=clone, env={**env, "CI": "true"}, capture_output=True, text=True)
+            lines = (proc.stdout + "\n" + proc.stderr).strip().splitlines()
+            said = [line for line in lines if re.search(r" passed| failed|^site: ", line)] or lines[-1:]
+            out.append((" ".join(target), time.perf_counter() - start, proc.returncode, said[-1] if said else ""))
+    finally:
+        shutil.rmtree(here, ignore_errors=True)
+    print(f"\n8. a fresh clone of {ROOT.name}: the README's two commands, one after the other")
+    for command, wall, rc, tail in out:
+        print(f"   {command:<9} {wall:6.1f} s (exit {rc}); {tail}")
+    return out
+
+
 # -- 3. scaling in d --------------------------------------------------------------------------------------
 def scaling_claims(d):
     x = derive.row("x", d)
@@ -595,7 +625,8 @@ def main(argv=None):
     p.add_argument("--max-d", type=int, default=10, help="largest d tried in the scaling run (default 10)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--plot", default=str(ROOT / "docs" / "bench_scaling.png"))
-    p.add_argument("--only", choices=["naive", "suite", "scaling", "cold", "three-way", "ratios", "try"], action="append")
+    p.add_argument("--only", choices=["naive", "suite", "scaling", "cold", "three-way", "ratios", "try", "fresh"],
+                   action="append")
     p.add_argument("--site", default=str(ROOT / "site"), help="the built site the try page is served from")
     args = p.parse_args(argv)
     only = set(args.only or ["naive", "suite", "scaling", "cold"])
@@ -615,6 +646,8 @@ def main(argv=None):
         ratios(args.jobs)
     if "try" in only:
         try_page(Path(args.site))
+    if "fresh" in only:
+        fresh_clone()
 
 
 if __name__ == "__main__":
