@@ -149,24 +149,29 @@ def _queries(t: Translator, facts, goals, inverses=None):
             if result == z3.unknown and ("incomplete" in s.reason_unknown() or stuck):
                 # Z3's heuristics depend on every term its context has seen: asked in a context of its own, the
                 # same query gets the answer it gets in a fresh process (with what is left of its time)
-                fresh = z3.Context()
-                result, s = _check([f.translate(fresh) for f in prepared + [g]], ms - spent if stuck else ms, fresh)
+                own = _in_own_context(prepared + [g])
+                result, s = _check(own, ms - spent if stuck else ms, own[0].ctx)
             _USED.append(ENGINE)
-            # (in a context of its own: the terms it makes would change how Z3 answers later queries in this one)
-            own = z3.Context() if result == z3.unknown else None
-            pure = _purified([f.translate(own) for f in prepared + [g]]) if own is not None else None
-            if pure is not None and _check(pure, max(1, ms - int((time.monotonic() - started) * 1000)),
-                                           pure[0].ctx)[0] == z3.unsat:
-                _PURE.append(True)  # weaker than the query, and unsatisfiable: so is the query
-                if len(_SCRIPTS) < MAX_SCRIPTS:
-                    _SCRIPTS.append((tuple(pure), ENGINE, "unsat"))
-                yield z3.unsat
-                continue
             if result == z3.unknown:
+                # (in a context of its own too: the terms it makes would change how Z3 answers later queries here)
+                pure = _purified(_in_own_context(prepared + [g]))
+                left = max(1, ms - int((time.monotonic() - started) * 1000))
+                if pure is not None and _check(pure, left, pure[0].ctx)[0] == z3.unsat:
+                    _PURE.append(True)  # weaker than the query, and unsatisfiable: so is the query
+                    if len(_SCRIPTS) < MAX_SCRIPTS:
+                        _SCRIPTS.append((tuple(pure), ENGINE, "unsat"))
+                    yield z3.unsat
+                    continue
                 raise _Unknown(_limit_text(s.reason_unknown(), ms))
         if len(_SCRIPTS) < MAX_SCRIPTS:  # the query as translated, before Z3's own simplifier
             _SCRIPTS.append((tuple(parsed[:len(facts)]) + (asked,), ENGINE, str(result)))
         yield result
+
+
+def _in_own_context(formulas) -> list:
+    """``formulas`` translated into a Z3 context of their own."""
+    own = z3.Context()
+    return [f.translate(own) for f in formulas]
 
 
 def _purified(formulas):
@@ -741,9 +746,9 @@ def _explicit_matrix(e, at) -> sp.ImmutableMatrix:
         return sp.ImmutableMatrix(type(e)(*[size(n) for n in e.args]).as_explicit())
     if type(e) is sp.Transpose:
         return _explicit_matrix(e.arg, at).T
-    if type(e) is sp.MatAdd:
-        parts = [_explicit_matrix(a, at) for a in e.args]
-        return sp.ImmutableMatrix(rows, cols, lambda i, j: sp.Add(*[p[i, j] for p in parts]))
+    if type(e) in (sp.MatAdd, sp.HadamardProduct):  # entry by entry, a sum or a product of the parts' entries
+        op, parts = sp.Add if type(e) is sp.MatAdd else sp.Mul, [_explicit_matrix(a, at) for a in e.args]
+        return sp.ImmutableMatrix(rows, cols, lambda i, j: op(*[p[i, j] for p in parts]))
     if type(e) is sp.MatMul:
         coeff, factors = e.as_coeff_matrices()
         if factors and coeff != 0:  # (a zero coefficient with an inverse stays as the kernel keeps it)
@@ -752,9 +757,6 @@ def _explicit_matrix(e, at) -> sp.ImmutableMatrix:
                 out = out * _explicit_matrix(f, at)
             scale = _explicit_written(coeff, at) if coeff.free_symbols else coeff
             return sp.ImmutableMatrix(rows, cols, lambda i, j: scale * out[i, j])
-    if type(e) is sp.HadamardProduct:
-        parts = [_explicit_matrix(a, at) for a in e.args]
-        return sp.ImmutableMatrix(rows, cols, lambda i, j: sp.Mul(*[p[i, j] for p in parts]))
     if type(e) is sp.matrices.expressions.applyfunc.ElementwiseApplyFunction:
         function = e.function
         if not (isinstance(function, sp.Lambda) and function.free_symbols & set(at)):
