@@ -366,6 +366,80 @@ def test_the_book_fits_wide_math_to_the_page_and_prints_a_statement_too_wide_as_
     printed.unlink()
 
 
+def _book_folder(tmp_path, site, count):
+    """A folder beside which a book of ``count`` copies of the tiny site's page is printed (its assets linked)."""
+    for name in ("static", "vendor", "figures"):
+        if (site / name).exists():
+            (tmp_path / name).symlink_to(site / name)
+    text = (site / "01_tiny.html").read_text(encoding="utf-8")
+    pages = []
+    for k in range(1, count + 1):
+        page = tmp_path / f"0{k}_tiny.html"
+        page.write_text(text.replace("<h1", f"<h1 data-copy='{k}'", 1), encoding="utf-8")
+        pages.append(page)
+    return pages
+
+
+def _pdf_text(path):
+    from pypdf import PdfReader
+
+    return [page.extract_text() for page in PdfReader(path).pages]
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium to print with")
+def test_the_book_printed_as_its_pages_are_written_is_the_book_as_one_document(browser, tiny_site, tmp_path):
+    """The printer puts the book together in the browser page by page, typesetting each as it comes: what it prints
+    is what the one document of :func:`book_html` prints, fitted the same way, page for page."""
+    from derive.site import book
+
+    site, _ = tiny_site
+    pages = _book_folder(tmp_path, site, 3)
+    printer = book.Printer(tmp_path, "A book")
+    for page in pages:
+        printer.add(page)
+    done, why = printer.finish()
+    assert (done, why) == (tmp_path / book.PDF, "")
+    assert not (tmp_path / ".book.html").exists()
+    together = _pdf_text(done)
+
+    whole = tmp_path / ".whole.html"
+    whole.write_text(book._marked(book.book_html(tmp_path, pages, "A book"))[0], encoding="utf-8")
+    page = browser.new_page(viewport={"width": book._PRINTED_WIDTH, "height": 1400})
+    page.set_default_timeout(PAGE_SECONDS * 1000)
+    page.emulate_media(media="print")
+    page.goto(whole.as_uri())
+    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("MathJax.startup.promise.then(() => true)")
+    page.evaluate(book._FIT)
+    page.evaluate(book._FIT)
+    page.pdf(path=str(tmp_path / "whole.pdf"), **book.PRINTED)
+    page.close()
+    assert together == _pdf_text(tmp_path / "whole.pdf")
+    assert "A book" in together[0] and len(together) >= 2 + len(pages)  # the title, the contents, each page
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium to print with")
+def test_a_printer_stopped_prints_nothing_and_an_error_of_its_own_reaches_the_build(tiny_site, tmp_path):
+    from derive.site import book
+
+    site, _ = tiny_site
+    pages = _book_folder(tmp_path, site, 2)
+    printer = book.Printer(tmp_path, "A book")
+    printer.add(pages[0])
+    printer.stop()  # the site failed part way: nothing printed, Chromium closed
+    assert not (tmp_path / book.PDF).exists() and not (tmp_path / ".book.html").exists()
+    assert not printer._thread.is_alive()
+
+    assert book.Printer(tmp_path, "A book").finish() == (None, "no notebook pages to print")
+
+    headless = tmp_path / "09_bare.html"
+    headless.write_text("<html><body><main><h1>no head</h1></main></body></html>", encoding="utf-8")
+    printer = book.Printer(tmp_path, "A book")
+    printer.add(headless)
+    with pytest.raises(ValueError, match="09_bare.html has no <head>"):
+        printer.finish()
+
+
 def test_math_is_typeset_as_it_scrolls_into_view(browser, tiny_site):
     site, _ = tiny_site
     page = browser.new_page(viewport={"width": 390, "height": 500})

@@ -18,7 +18,6 @@ import os
 import re
 import shutil
 import sys
-import threading
 from pathlib import Path
 
 from markupsafe import Markup
@@ -176,29 +175,17 @@ def build(runs, out: str | os.PathLike = "site", *, mathjax=None, title: str = T
     tmp = out.parent / f".{out.name}.partial"  # written whole, then moved in place of the previous build
     if tmp.exists():
         shutil.rmtree(tmp)
-    printing: dict = {}
-
-    def print_book(written: list[Path]) -> None:  # from the notebook pages, while the index and claims are written
-        def work():
-            try:
-                printing["result"] = book.write_pdf(tmp, written, title)
-            except BaseException as exc:  # raised again in the building thread
-                printing["error"] = exc
-
-        printing["thread"] = threading.Thread(target=work, name="derive-book")
-        printing["thread"].start()
-
+    printer = book.Printer(tmp, title) if pdf else None  # Chromium starts now; each page typeset once written
     try:
         try:
             written = _write(tmp, runs, notebooks, graph, href, title, mathjax, pdf and book.chromium() is not None,
-                             print_book if pdf else None)
-        finally:
-            if "thread" in printing:
-                printing["thread"].join()
-        if "error" in printing:
-            raise printing["error"]
-        if pdf:
-            done, why = printing.get("result", (None, "the printing thread stopped"))
+                             printer.add if printer else None)
+        except BaseException:
+            if printer:
+                printer.stop()
+            raise
+        if printer:
+            done, why = printer.finish()
             if done is None:
                 print(f"site: skipped {book.PDF}: {why}", file=sys.stderr)
                 _unlink_pdf(tmp)
@@ -219,10 +206,10 @@ def _unlink_pdf(tmp: Path) -> None:
 
 
 def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, mathjax: Path, pdf: bool,
-           pages_done=None) -> list[Path]:
+           page_written=None) -> list[Path]:
     """Every file of the site into the new folder ``tmp``; the notebook pages written, in reading order.
 
-    ``pages_done`` is called with those pages as soon as they are written (before the index and claims pages)."""
+    ``page_written`` is called with each notebook page as soon as it is written, in reading order."""
     from jinja2 import Environment, FileSystemLoader
 
     exp = pages.exporter()
@@ -248,8 +235,8 @@ def _write(tmp: Path, runs, notebooks, graph: ClaimGraph, href, title: str, math
         search.add_page(target.name, page_title(r.name, titles[k]), pages.summary_of(nb), headings,
                         pages.prose_of(nb))
         written.append(target)
-    if pages_done is not None:
-        pages_done(list(written))
+        if page_written is not None:
+            page_written(target)
     env = Environment(loader=FileSystemLoader(str(pages.TEMPLATES)), autoescape=True)
     env.filters["wbr"] = _breakable
     env.filters["pieces"] = statement_pieces
