@@ -146,17 +146,19 @@ def smtlib(statement) -> dict | None:
     opinion = getattr(statement, "second_opinion", None)
     if opinion is None or opinion.about != statement.verdict.value or opinion.result != "agrees":
         return None
-    scripts = opinion.smtlib()
+    engines = opinion.script_engines()
     first = {}
-    for k, (_, engine) in enumerate(scripts):
+    for k, engine in enumerate(engines):
         first.setdefault(engine, k)
-    order = sorted(range(len(scripts)), key=lambda k: (k not in first.values(), k))
-    kept, size = [], 0
-    for k in order:
-        if len(kept) < SMTLIB_QUERIES and size + len(scripts[k][0]) <= SMTLIB_CHARS:
-            kept.append(k)
-            size += len(scripts[k][0])
-    kept.sort()
+    order = sorted(range(len(engines)), key=lambda k: (k not in first.values(), k))
+    kept, size = {}, 0
+    for k in order:  # each query written as a script only when it is next to be weighed
+        if len(kept) == SMTLIB_QUERIES:
+            break
+        script, engine = opinion.script(k)
+        if size + len(script) <= SMTLIB_CHARS:
+            kept[k] = [engine, script]
+            size += len(script)
     if not kept:
         return None
-    return {"of": len(scripts), "kept": [k + 1 for k in kept], "scripts": [[scripts[k][1], scripts[k][0]] for k in kept]}
+    return {"of": len(engines), "kept": [k + 1 for k in sorted(kept)], "scripts": [kept[k] for k in sorted(kept)]}

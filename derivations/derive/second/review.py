@@ -69,6 +69,14 @@ class Opinion:
         decided with each application of a function read as a real of its own: as decided, after it)."""
         return [_script_of(x) for x in self.scripts[:limit]]
 
+    def script_engines(self) -> list[str]:
+        """The engine of each confirmed query, in order, without writing any as a script."""
+        return [x[1] for x in self.scripts]
+
+    def script(self, k: int) -> tuple:
+        """The ``k``-th confirmed query (from 0) as ``(script, engine)``, as :meth:`smtlib` writes it."""
+        return _script_of(self.scripts[k])
+
     def record(self, timings: bool = False) -> dict:
         out = {"engine": self.engine, "result": self.result, "why": self.why}
         if timings:
