@@ -419,7 +419,7 @@ def test_the_book_printed_as_its_pages_are_written_is_the_book_as_one_document(b
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium to print with")
-def test_a_printer_stopped_prints_nothing_and_an_error_of_its_own_reaches_the_build(tiny_site, tmp_path):
+def test_a_printer_stopped_prints_nothing_and_an_error_of_its_own_reaches_the_build(tiny_site, tmp_path, monkeypatch):
     from derive.site import book
 
     site, _ = tiny_site
@@ -431,6 +431,13 @@ def test_a_printer_stopped_prints_nothing_and_an_error_of_its_own_reaches_the_bu
     assert not printer._thread.is_alive()
 
     assert book.Printer(tmp_path, "A book").finish() == (None, "no notebook pages to print")
+
+    with monkeypatch.context() as m:
+        m.setenv("DERIVE_CHROMIUM", "/bin/true")  # not a browser: no book, one line why, the build goes on
+        printer = book.Printer(tmp_path, "A book")
+        printer.add(pages[0])
+        done, why = printer.finish()
+    assert done is None and why.startswith("Chromium could not print (") and "\n" not in why
 
     headless = tmp_path / "09_bare.html"
     headless.write_text("<html><body><main><h1>no head</h1></main></body></html>", encoding="utf-8")

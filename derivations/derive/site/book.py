@@ -329,7 +329,6 @@ class Printer:
         if exe is None:
             return None, "no Chromium found (/usr/bin/chromium, or $DERIVE_CHROMIUM)"
         try:
-            from playwright.sync_api import Error as BrowserError
             from playwright.sync_api import sync_playwright
         except ImportError:
             return None, "playwright is not installed"
@@ -351,7 +350,9 @@ class Printer:
                     page.pdf(path=str(target), **PRINTED)
                 finally:
                     browser.close()
-        except BrowserError as exc:  # a browser that cannot start must not fail the build
+        except _OwnError as exc:  # derive's own, raised again as it was
+            raise exc.__cause__ from None
+        except Exception as exc:  # a browser that cannot start must not fail the build
             return None, f"Chromium could not print ({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]})"
         finally:
             source.unlink(missing_ok=True)
@@ -364,23 +365,38 @@ class Printer:
         first = next(added, None)
         if first is None:
             return None
-        before, after = _shell(first, self.title)
-        source.write_text(before + after, encoding="utf-8")
+        before, after = _own(lambda: _shell(first, self.title))
+        _own(lambda: source.write_text(before + after, encoding="utf-8"))
         page.goto(source.as_uri(), timeout=ms)
         page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=ms)
         entries, solutions, marks = [], [], []
         for each in itertools.chain([first], added):
-            entry, body, taken = _section(each)
+            entry, body, taken = _own(lambda: _section(each))
             entries.append(entry)
             solutions.extend(taken)
-            page.evaluate(_APPEND, [_mark(body, marks), False])
+            page.evaluate(_APPEND, [_own(lambda: _mark(body, marks)), False])
         if self._stopped.is_set():
             return None
         front: list[tuple[int, str, str]] = []
-        page.evaluate(_APPEND, [_mark(_front(self.title, entries, bool(solutions)), front, "book-mark-front-"), True])
-        page.evaluate(_APPEND, [_mark(_appendix(solutions), marks) + _mark_links(front + marks), False])
+        first_part = _own(lambda: _mark(_front(self.title, entries, bool(solutions)), front, "book-mark-front-"))
+        last_part = _own(lambda: _mark(_appendix(solutions), marks) + _mark_links(front + marks))
+        page.evaluate(_APPEND, [first_part, True])
+        page.evaluate(_APPEND, [last_part, False])
         page.evaluate(_TYPESET)
         return front + marks
+
+
+class _OwnError(Exception):
+    """An error of derive's own while the book is put together in the browser: raised again as it was, never taken
+    for the browser's."""
+
+
+def _own(work):
+    """``work()``, an error in it raised as :class:`_OwnError`."""
+    try:
+        return work()
+    except Exception as exc:
+        raise _OwnError() from exc
 
 
 # Appends (or puts first) a part of the book and typesets it after what is already queued: MathJax works on it while
