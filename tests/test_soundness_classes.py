@@ -2551,7 +2551,7 @@ def test_a_kept_reading_of_a_body_is_not_reused_for_another_constant(first):
 
 @pytest.mark.parametrize("first", ["evaluated", "as_written"])
 def test_a_kept_reading_of_a_body_is_not_reused_where_sympy_does_not_evaluate(first):
-    # t·(1/t) is 1 where SymPy evaluates, and needs t ≠ 0 as written (sp.evaluate(False)): each reading is its own
+    # t·(1/t) built as written (sp.evaluate(False)) divides by t, wherever the reading is made: never read as 1
     from derive.kernel import wellformed
     from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
     body = sp.Lambda(_TE, sp.Mul(_TE, sp.Pow(_TE, -1, evaluate=False), evaluate=False))
@@ -2562,7 +2562,67 @@ def test_a_kept_reading_of_a_body_is_not_reused_where_sympy_does_not_evaluate(fi
             return wellformed.denominators(ElementwiseApplyFunction(body, M))
     order = [True, False] if first == "evaluated" else [False, True]
     found = {e: read(e) for e in order}
-    assert found[True] == [] and found[False], found
+    assert found[True] and found[False], found
+
+
+# -- a bound body built as written is read as written: its own division by its variable is asked for ------------
+_KB, _JB = sp.Symbol("kb", integer=True), sp.Symbol("jb", integer=True)
+
+
+def _as_written(*factors):
+    with sp.evaluate(False):
+        return sp.Mul(*factors)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # σ = t·t⁻¹ applied entrywise: no value where an entry of x Qᵀ is 0 (x = 0)
+    (lambda: derive.forms.elementwise(sp.Lambda(t, _as_written(t, sp.Pow(t, -1, evaluate=False))), _XE * _QE.T),
+     lambda: sp.OneMatrix(1, _MS_)),
+    # its k = 0 term is a·0·0⁻¹
+    (lambda: sp.Sum(_as_written(a, _KB, sp.Pow(_KB, -1, evaluate=False)), (_KB, 0, n)),
+     lambda: sp.Sum(a, (_JB, 0, n))),
+    # x·x⁻¹ at x = 0
+    (lambda: sp.Subs(_as_written(w, sp.Pow(w, -1, evaluate=False)), w, 0) + a, lambda: a + 1),
+], ids=["lambda_entrywise", "sum_from_zero", "subs_at_zero"])
+def test_a_bound_body_built_as_written_keeps_its_division(lhs, rhs):
+    c = never_proved("sound.written_body", lhs(), rhs())
+    assert "defined(" in c.evidence.detail
+
+
+# -- defined(u) at a number is settled only where u is certified finite, never by SymPy's word through a bound
+# variable (for an integer k SymPy calls tan(πk/2) and sec(πk/2) finite) or on an unevaluated 0·0⁻¹ -------------
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda: w * sp.Sum(sp.tan(sp.pi * _KB / 2), (_KB, 0, 2)), lambda: sp.Sum(sp.tan(sp.pi * _JB / 2), (_JB, 0, 2)) * w),
+    (lambda: sp.Sum(sp.sec(sp.pi * _KB / 2), (_KB, 0, 2)) + w, lambda: w + sp.Sum(sp.sec(sp.pi * _JB / 2), (_JB, 0, 2))),
+    (lambda: w * sp.Product(sp.cot(sp.pi * _KB / 2), (_KB, 1, 2)),  # cot(π) has no value
+     lambda: sp.Product(sp.cot(sp.pi * _JB / 2), (_JB, 1, 2)) * w),
+], ids=["sum_tan_half_pi", "sum_sec_half_pi", "product_cot"])
+def test_a_number_sympy_calls_finite_through_its_summand_is_not_taken_as_defined(lhs, rhs):
+    c = never_proved("sound.finite_by_word", lhs(), rhs())
+    assert "defined(" in c.evidence.detail
+
+
+def test_defined_at_a_number_is_one_only_where_its_value_is_finite():
+    from derive.kernel.wellformed import defined
+    zero_over_zero = sp.Mul(0, sp.Pow(0, -1, evaluate=False), evaluate=False)  # SymPy: "finite"; its value is nan
+    assert defined(zero_over_zero) != 1
+    assert defined(sp.Sum(sp.tan(sp.pi * _KB / 2), (_KB, 0, 2))) != 1
+    assert defined(sp.tan(sp.pi / 2, evaluate=False)) != 1
+    assert defined(sp.erf(3) + sp.sqrt(2)) == 1 and defined(sp.gamma(sp.Rational(1, 3))) == 1
+
+
+# -- a matrix is real for the reading of a function applied at its entries only as built from real parts ---------
+@pytest.mark.parametrize("M", [
+    lambda: sp.sqrt(a) * sp.MatrixSymbol("Xr", 1, _DS),  # √a·X: entries i at a = -1
+    lambda: sp.FunctionMatrix(1, _DS, sp.Lambda((_KB, _JB), sp.sqrt(-1 - _JB))),  # i at j = 0
+    lambda: sp.HadamardPower(sp.MatrixSymbol("Xr", 1, _DS), sp.Rational(1, 2)),  # √ of a negative entry
+], ids=["sqrt_scalar", "function_matrix", "hadamard_root"])
+def test_a_matrix_with_complex_entries_never_passes_as_real(M):
+    from derive.kernel import wellformed
+    from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+    one, two = sp.Lambda(t, 1 / (1 + t**2)), sp.Lambda(t, 2 / (2 + 2 * t**2))  # poles at ±i
+    assert not wellformed._real_matrix(M())
+    never_proved("sound.complex_matrix", ElementwiseApplyFunction(one, M()), ElementwiseApplyFunction(two, M()))
 
 
 # -- a verdict lifted to every size: broken only at a true witness, kept only from a proved unit identity --------

@@ -339,8 +339,10 @@ def _body_needs_kept(body, variables, real, integer, evaluate) -> tuple:
 def _body_needs_now(body, variables, real, integer) -> tuple:
     plain = {v: sp.Dummy(str(v), integer=True) if integer else sp.Dummy(str(v), real=True) if real
              else sp.Dummy(str(v)) for v in variables if isinstance(v, sp.Symbol)}
+    with sp.evaluate(False):  # the body as written: t·t⁻¹ built unevaluated divides by t (rebuilding it evaluated
+        written = body.xreplace(plain)  # would cancel that, which the walk of the same form unbound does not)
     out = []
-    for base in denominators(body.xreplace(plain)):
+    for base in denominators(written):
         if base.has(*plain.values()) and _settled(base, ()):
             continue  # nonzero wherever the variables range (1 + exp(-z) for every real z): nothing to ask
         out.append(base if not base.has(*plain.values()) else None)
@@ -402,9 +404,37 @@ class defined(sp.Function):
 
     @classmethod
     def eval(cls, arg):
-        if arg.is_number and arg.is_finite is True and arg is not sp.nan:
+        if arg.is_number and _finite_number(arg):
             return sp.S.One
         return None
+
+
+def _finite_number(value) -> bool:
+    """A closed number known to have a finite value: enclosed in a finite complex box, or, outside what the
+    enclosure covers, finite by SymPy on the number as SymPy evaluates it, with no bound variable. SymPy's
+    assumptions alone are not trusted: ``Sum(tan(πk/2), (k, 0, 2))`` is "finite" through its summand's (for an
+    integer k, tan(πk/2) is "finite" by SymPy), and so is ``0·0⁻¹`` built unevaluated."""
+    from .certify import Undecided, enclose_complex  # (certify reads no definedness: no import circle at load)
+
+    if value is sp.nan or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        return False
+    try:
+        return bool(enclose_complex(value).is_finite())
+    except Undecided:
+        pass
+    except (ValueError, ZeroDivisionError, ArithmeticError, TypeError):
+        return False
+    if any(getattr(node, "bound_symbols", None) for node in sp.preorder_traversal(value)):
+        return False
+    return value.is_finite is True and _evaluated(value) == value
+
+
+def _evaluated(e):
+    """``e`` rebuilt node by node as SymPy evaluates (an unevaluated ``0·0⁻¹`` is ``nan``)."""
+    if not e.args:
+        return e
+    with sp.evaluate(True):
+        return e.func(*[_evaluated(a) for a in e.args])
 
 
 def _where_defined(node):
@@ -446,18 +476,47 @@ def real(expr) -> bool:
 
 
 def _real_matrix(expr) -> bool:
-    """A matrix expression with real entries: matrix symbols and real scalars, no ``i``, and every function it
-    applies entrywise real at real arguments."""
-    if expr.has(sp.I) or not all(real(sym) for sym in expr.free_symbols if isinstance(sym, sp.Symbol)):
-        return False
-    for inner in expr.atoms(ElementwiseApplyFunction):
-        f = inner.function
-        if not isinstance(f, sp.Lambda):
+    """A matrix expression known to have real entries: built from matrix symbols (real matrices), explicit matrices
+    and ``FunctionMatrix`` es with real entries, identities, zero and one matrices, by products, sums, transposes,
+    inverses and integer powers, Hadamard and Kronecker products, blocks, real functions applied entrywise and
+    derive's own forms of such matrices, with real scalars (``√c·X`` is not, for a real c)."""
+    from sympy.matrices.expressions.hadamard import HadamardPower, HadamardProduct
+    from sympy.matrices.expressions.kronecker import KroneckerProduct
+
+    if isinstance(expr, (sp.MatrixSymbol, sp.Identity, sp.ZeroMatrix, sp.OneMatrix)):
+        return True
+    if isinstance(expr, sp.MatrixBase):
+        return all(isinstance(e, sp.Expr) and real(e) for e in expr)
+    if isinstance(expr, sp.FunctionMatrix):
+        f = expr.lamda
+        if not (isinstance(f, sp.Lambda) and len(f.variables) == 2):
             return False
-        body = f.expr.xreplace({v: sp.Dummy(real=True) for v in f.variables})
-        if not real(body):
-            return False
-    return True
+        i, j = sp.symbols("i j", integer=True, nonnegative=True, cls=sp.Dummy)
+        return real(f(i, j))
+    if isinstance(expr, ElementwiseApplyFunction):
+        f = expr.function
+        return (isinstance(f, sp.Lambda) and _real_matrix(expr.expr)
+                and real(f.expr.xreplace({v: sp.Dummy(real=True) for v in f.variables})))
+    if isinstance(expr, (sp.MatPow, HadamardPower)):
+        return expr.exp.is_integer is True and _real_matrix(expr.base)
+    if isinstance(expr, sp.BlockMatrix):
+        return all(_real_matrix(block) for block in expr.blocks)
+    kept = (sp.MatMul, sp.MatAdd, sp.Transpose, sp.Inverse, HadamardProduct, KroneckerProduct)
+    if isinstance(expr, kept) or getattr(expr, "real_parts", None) is not None:
+        return all(_real_part(a) for a in expr.args)
+    return False
+
+
+def _real_part(arg) -> bool:
+    """An argument of a real-preserving matrix form: a real matrix, a real scalar, an index (an integer), or a
+    function real at real arguments."""
+    if isinstance(arg, (sp.MatrixBase, MatrixExpr)):
+        return _real_matrix(arg)
+    if isinstance(arg, sp.Lambda):
+        return real(arg.expr.xreplace({v: sp.Dummy(real=True) for v in arg.variables}))
+    if isinstance(arg, sp.Tuple):
+        return all(_real_part(a) for a in arg)
+    return isinstance(arg, sp.Expr) and real(arg)
 
 
 def _real_condition(cond) -> bool:

@@ -47,7 +47,8 @@ def _as_lambda(sigma):
     if isinstance(sigma, sp.Lambda):
         if sigma.variables == (_T,):
             return sigma
-        return sp.Lambda(_T, sigma.expr.xreplace({sigma.variables[0]: _T}))
+        with sp.evaluate(False):  # its body as written (t·t⁻¹ built unevaluated keeps dividing by t)
+            return sp.Lambda(_T, sigma.expr.xreplace({sigma.variables[0]: _T}))
     return sp.Lambda(_T, sigma(_T))
 
 
@@ -257,6 +258,8 @@ def unit_sum(term, x, Q, K, V):
 class UnitSum(MatrixExpr):
     """``Σ_j term(a_j, b_j) v_j`` at every size: entry ``(0, l)`` is ``Σ_j term((xQᵀ)_j, (xKᵀ)_j) V_{j,l}``."""
 
+    real_parts = True  # real entries where its parts are real (what derive.kernel.wellformed reads)
+
     def __new__(cls, term, x, Q, K, V):
         return sp.Basic.__new__(cls, term, x, Q, K, V)
 
@@ -422,6 +425,8 @@ def index_sum(index, term, count):
 class RowOf(MatrixExpr):
     """Row ``j`` of ``M`` (see :func:`row_of`); prints as ``q_{j+1}`` for a one-letter ``Q`` (rows counted from 1)."""
 
+    real_parts = True  # real entries where its parts are real (what derive.kernel.wellformed reads)
+
     def __new__(cls, M, j):
         return sp.Basic.__new__(cls, M, j)
 
@@ -440,6 +445,8 @@ class RowOf(MatrixExpr):
 
 class ColumnOf(MatrixExpr):
     """Column ``t`` of ``M`` as a column (see :func:`column_of`); prints as ``c_{t+1}`` for a one-letter ``C``."""
+
+    real_parts = True  # real entries where its parts are real (what derive.kernel.wellformed reads)
 
     def __new__(cls, M, t):
         return sp.Basic.__new__(cls, M, t)
@@ -460,6 +467,8 @@ class ColumnOf(MatrixExpr):
 class IndexSum(MatrixExpr):
     """``Σ_{index=0}^{count-1} term`` (see :func:`index_sum`); ``index`` is bound. Printed from 1:
     ``Σ_{t=1}^{r} c_t`` for the sum of the columns ``column_of(C, t)``."""
+
+    real_parts = True  # real entries where its parts are real (what derive.kernel.wellformed reads)
 
     def __new__(cls, index, term, count):
         return sp.Basic.__new__(cls, index, term, count)
