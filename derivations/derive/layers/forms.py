@@ -47,8 +47,12 @@ def _as_lambda(sigma):
     if isinstance(sigma, sp.Lambda):
         if sigma.variables == (_T,):
             return sigma
+        (v,), body = sigma.variables, sigma.expr
+        renamed = body.xreplace({v: _T})
+        if renamed.xreplace({_T: v}) == body:  # renaming lost nothing SymPy would have evaluated away
+            return sp.Lambda(_T, renamed)
         with sp.evaluate(False):  # its body as written (t·t⁻¹ built unevaluated keeps dividing by t)
-            return sp.Lambda(_T, sigma.expr.xreplace({sigma.variables[0]: _T}))
+            return sp.Lambda(_T, body.xreplace({v: _T}))
     return sp.Lambda(_T, sigma(_T))
 
 
