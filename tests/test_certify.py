@@ -3,7 +3,7 @@ import pytest
 import sympy as sp
 
 import derive
-from derive.kernel.certify import PRECISIONS, Certificate, Undecided, certify_nonzero, enclose
+from derive.kernel.certify import PRECISIONS, Certificate, Undecided, certify_nonzero, enclose, enclose_complex
 
 a = sp.Symbol("a", real=True)
 half = sp.Rational(1, 2)
@@ -113,10 +113,17 @@ def test_outside_interval_arithmetic_is_not_certified():
     assert certify_nonzero(sp.oo) is None
     assert certify_nonzero(sp.nan) is None
     assert certify_nonzero(sp.zoo) is None
-    assert certify_nonzero(sp.gamma(sp.Rational(1, 3))) is None  # no interval rule for gamma
+    assert certify_nonzero(sp.erfinv(sp.Rational(1, 3))) is None  # no interval rule for erfinv
     assert certify_nonzero(derive.sigma(1)) is None
     assert certify_nonzero(sp.log(-2 + sp.exp(half))).method == "acb, 64 bits"  # log of a negative: not real, not 0
     assert certify_nonzero(sp.sqrt(sp.sin(4))).method == "acb, 64 bits"  # imaginary, not 0
+
+
+def test_gamma_is_enclosed_and_a_ball_about_its_pole_is_not_finite():
+    assert certify_nonzero(sp.gamma(sp.Rational(1, 3)) - 2) is not None  # Γ(1/3) = 2.678…
+    hidden_zero = sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2) - 1  # 0, not rewritten by SymPy
+    assert not enclose_complex(sp.gamma(hidden_zero)).is_finite()
+    assert certify_nonzero(sp.gamma(hidden_zero)) is None
 
 
 def test_undecidable_branches():
@@ -127,7 +134,7 @@ def test_undecidable_branches():
         enclose(sp.Piecewise((1, sp.Eq(hidden_zero, 0, evaluate=False)), (2, True), evaluate=False))
     assert certify_nonzero(sp.Piecewise((1, sp.Gt(hidden_zero, 0, evaluate=False)), (2, True), evaluate=False)) is None
     with pytest.raises(Undecided, match="no interval rule"):
-        enclose(sp.gamma(sp.Rational(1, 3)))
+        enclose(sp.erfinv(sp.Rational(1, 3)))
 
 
 def test_enclose_respects_the_precision_and_restores_it():

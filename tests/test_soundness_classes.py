@@ -1242,13 +1242,20 @@ def _frame_of(where):
     if where == "weakset":
         import _weakrefset
         return types.SimpleNamespace(f_code=_weakrefset.WeakSet.__init__.__code__)
+    if where in ("z3_constructor", "inside_z3_constructor"):
+        import z3
+        from z3 import z3core
+        built = types.SimpleNamespace(f_code=z3.Context.__init__.__code__, f_back=None)
+        return built if where == "z3_constructor" else types.SimpleNamespace(
+            f_code=z3core.Z3_mk_context_rc.__code__, f_back=built)
     return sys._getframe()
 
 
-@pytest.mark.parametrize("where", ["finaliser", "weakset"])
+@pytest.mark.parametrize("where", ["finaliser", "weakset", "z3_constructor", "inside_z3_constructor"])
 def test_an_alarm_in_a_finaliser_or_a_weak_reference_callback_is_decided_a_moment_later(where):
-    # Python prints an exception raised there and drops it (pytest then warns): the budget rings again in a
-    # millisecond, and raises in the code it interrupts next
+    # Python prints an exception raised there and drops it (pytest then warns); raised in Z3's constructor, it
+    # leaves half a context whose finalizer fails when it is freed (printed as an error): the budget rings again
+    # in a millisecond, and raises in the code it interrupts next
     from derive.kernel import budget
     raised_there = False
     start = time.monotonic()
@@ -1265,6 +1272,16 @@ def test_an_alarm_in_a_finaliser_or_a_weak_reference_callback_is_decided_a_momen
                 pass
     assert not raised_there and time.monotonic() < start + 1
     assert budget._STACK == []
+
+
+def test_decide_that_runs_out_in_its_proof_says_so_and_starts_nothing_in_the_last_moment():
+    # the proof spends the budget: neither a refutation nor a check is started with the millisecond left, whose
+    # running out would be reported instead ("out of time after 0.001 s (the budget of this check)")
+    x1, x2, x3, x4, x5 = derive.real("x1 x2 x3 x4 x5")
+    heavy = free("sound.decide_budget", sp.expand((x1 + x2 + x3 + x4 + x5) ** 16), (x1 + x2 + x3 + x4 + x5) ** 16 + 1)
+    heavy.decide(budget=0.5)
+    assert heavy.verdict is not P
+    assert heavy.evidence.detail == "out of time after 0.5 s (the budget of this prove)", heavy.evidence.detail
 
 
 # -- a float through a chain rule, a witness or any other value is refused by the one check -----------------------
@@ -2609,6 +2626,45 @@ def test_defined_at_a_number_is_one_only_where_its_value_is_finite():
     assert defined(sp.Sum(sp.tan(sp.pi * _KB / 2), (_KB, 0, 2))) != 1
     assert defined(sp.tan(sp.pi / 2, evaluate=False)) != 1
     assert defined(sp.erf(3) + sp.sqrt(2)) == 1 and defined(sp.gamma(sp.Rational(1, 3))) == 1
+
+
+# -- a closed number is taken as nonzero, or as finite, only where an enclosure certifies it: SymPy judges one from a
+# few digits (sinc(π·ONE), ONE = √(3+2√2) − √2 = 1 exactly, it calls nonzero) or by its functions' own rules
+# (digamma and polygamma at a disguised 0, their pole) -----------------------------------------------------------
+_DISGUISED_ONE = sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2)  # exactly 1, not rewritten by SymPy
+_HIDDEN_ZERO = _DISGUISED_ONE - 1
+
+
+@pytest.mark.parametrize("u", [
+    lambda: sp.digamma(_HIDDEN_ZERO), lambda: sp.polygamma(1, _HIDDEN_ZERO), lambda: sp.beta(_HIDDEN_ZERO, 1),
+], ids=["digamma", "polygamma", "beta"])
+def test_a_function_at_a_disguised_pole_is_never_taken_as_defined(u):
+    c = never_proved("sound.disguised_pole", (a + 1) * u(), a * u() + u())
+    assert "defined(" in c.evidence.detail
+
+
+@pytest.mark.parametrize("divisor", [
+    lambda: sp.sinc(sp.pi * _DISGUISED_ONE),  # 0
+    lambda: sp.sinc(2 * sp.pi * _DISGUISED_ONE) ** 2,  # 0: SymPy reads it as positive
+    lambda: w**2 - sp.sinc(sp.pi * _DISGUISED_ONE),  # 0 at w = 0: SymPy reads −sinc(π·ONE) as positive
+], ids=["sinc", "sinc_squared", "square_minus_sinc"])
+def test_a_divisor_that_is_a_disguised_zero_is_asked_for(divisor):
+    d = divisor()
+    never_proved("sound.disguised_zero", (a + 1) / d, a / d + 1 / d)
+    ch = chain("sound.disguised_zero_divide", (d * a, d * b), expect=None)
+    ch.step((a, b), rules.divide(d))
+    assert ch.verdict is not P, ch.evidence.detail
+
+
+@pytest.mark.parametrize("J", [
+    lambda: sp.OneMatrix(_DS, _DS),  # singular for d ≥ 2
+    lambda: sp.MatrixSymbol("Jd", _DS, _DS),
+    lambda: sp.Matrix([[1, 1], [1, 1]]),
+], ids=["ones", "matrix_symbol", "explicit_singular"])
+def test_dividing_by_a_matrix_is_refused(J):
+    # A·J = B·J gives A = B only for an invertible J: multiplying by its inverse says so
+    with pytest.raises(TypeError, match="divide: by is a matrix"):
+        rules.divide(J())
 
 
 # -- a matrix is real for the reading of a function applied at its entries only as built from real parts ---------

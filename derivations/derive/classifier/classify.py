@@ -673,7 +673,7 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
     except OutOfTime as exc:
         if exc.outer:
             raise
-        reason = f"out of time after {budget:g} s"
+        reason = f"out of time after {budget:.3g} s"
     if every_size and findings:  # the lifts get a budget of their own: a decision is never cut short by them
         try:
             with time_budget(budget):

@@ -57,7 +57,7 @@ class OutOfTime(BaseException):
     budget nested in the one that ran out (a catcher there must let it pass), False once it has left that one."""
 
     def __init__(self, seconds: float, outer: bool = False, deadline: float | None = None):
-        super().__init__(f"out of time after {seconds:g} s")
+        super().__init__(f"out of time after {seconds:.3g} s")
         self.seconds = seconds
         self.outer = outer
         self.deadline = deadline
@@ -96,10 +96,11 @@ def check() -> None:
 def _on_alarm(signum, frame):  # pragma: no cover - called by the OS
     if not _STACK and not _CALLER:
         return
-    if frame is not None and (frame.f_code in _LEAVING or _unraisable(frame.f_code)):
+    if frame is not None and (frame.f_code in _LEAVING or _unraisable(frame.f_code) or _building(frame)):
         # a budget is being entered or left (its own set-up, or contextlib resuming it at the end of its block): an
         # exception here would skip the clean-up and leave the budget on the stack; in a finalizer or a weak
-        # reference's callback, Python would only print it; decide a moment later
+        # reference's callback, Python would only print it; in Z3's constructor, it would leave half an object
+        # whose finalizer fails (printed as an error when it is freed); decide a moment later
         signal.setitimer(signal.ITIMER_REAL, 1e-3)
         return
     now = time.monotonic()
@@ -126,6 +127,18 @@ def _unraisable(code) -> bool:
     references (a ``WeakSet`` losing an item, as the garbage collector frees it)."""
     return code.co_name == "__del__" or code.co_filename.endswith(("_weakrefset.py", f"{os.sep}weakref.py"))
 
+
+def _building(frame) -> bool:
+    """Whether ``frame`` runs inside the constructor of one of Z3's objects (its context, a solver …), whose
+    finalizer assumes the object was built whole."""
+    while frame is not None and _Z3_FILES in frame.f_code.co_filename:
+        if frame.f_code.co_name == "__init__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+_Z3_FILES = f"{os.sep}z3{os.sep}"
 
 #: seconds after which a budget that ran out rings again, in case its exception was swallowed
 _REPEAT = 0.05

@@ -110,6 +110,7 @@ _UNARY = {
     sp.tan: lambda b: b.tan(),
     sp.atan: lambda b: b.atan(),
     sp.asinh: lambda b: b.asinh(),
+    sp.gamma: lambda b: b.gamma(),  # (at a ball about a pole, not finite)
     sp.Abs: abs,
     sp.sign: lambda b: b.sgn(),
 }
@@ -159,6 +160,7 @@ def _arb(e):
 _COMPLEX_UNARY = {
     sp.exp: "exp", sp.log: "log", sp.erf: "erf", sp.erfc: "erfc", sp.tanh: "tanh", sp.sinh: "sinh",
     sp.cosh: "cosh", sp.sin: "sin", sp.cos: "cos", sp.tan: "tan", sp.atan: "atan", sp.asinh: "asinh",
+    sp.gamma: "gamma",
 }
 
 

@@ -195,7 +195,7 @@ class Chain(Statement):
             except OutOfTime as exc:
                 if exc.outer:
                     raise
-                self._why[len(self._steps)] = f"was not checked: out of time after {exc.seconds:g} s"
+                self._why[len(self._steps)] = f"was not checked: out of time after {exc.seconds:.3g} s"
             except (TypeError, ValueError, NotImplementedError, RecursionError, ArithmeticError,
                     sp.PolynomialError) as exc:
                 said = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""

@@ -365,7 +365,7 @@ class Claim(Statement):
             if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
                 raise
             result = None, "", [str(exc)]
-            why_not = f"out of time after {exc.seconds:g} s (the budget of this prove)"
+            why_not = f"out of time after {exc.seconds:.3g} s (the budget of this prove)"
         name, detail, attempts = result
         seconds = time.perf_counter() - start
         if name is not None:
@@ -468,7 +468,7 @@ class Claim(Statement):
         except OutOfTime as exc:
             if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
                 raise
-            found, how = None, f"out of time after {exc.seconds:g} s (the budget of this refute)"
+            found, how = None, f"out of time after {exc.seconds:.3g} s (the budget of this refute)"
         seconds = time.perf_counter() - start
         if found is not None:
             self._guard(Verdict.REFUTED)
@@ -542,7 +542,7 @@ class Claim(Statement):
             if exc.outer:  # the caller's budget ran out: stop, do not report this attempt as done
                 raise
             seen = None
-            out = f"out of time after {exc.seconds:g} s (the budget of this check)"
+            out = f"out of time after {exc.seconds:.3g} s (the budget of this check)"
         seconds = time.perf_counter() - start
         if seen is not None and seen.found is not None:
             self._guard(Verdict.REFUTED)
@@ -572,11 +572,15 @@ class Claim(Statement):
         def left():
             return max(deadline - time.monotonic(), 1e-3)
 
+        def time_left():  # (an attempt is not started in the last moment: the one before says it ran out of time)
+            return deadline - time.monotonic() > 0.01
+
         self._attempt(lambda: self.prove(budget=left()))
         symbolic = isinstance(self.difference, MatrixExpr) and not isinstance(self.difference, sp.MatrixBase)
-        if self.verdict is not Verdict.PROVED and not _witness.undefined_functions(self.difference) and not symbolic:
+        if (self.verdict is not Verdict.PROVED and not _witness.undefined_functions(self.difference) and not symbolic
+                and time_left()):
             self._attempt(lambda: self.refute(budget=left()))
-        if not self.verdict.is_certain and not symbolic:  # samples only where every divisor is nonzero
+        if not self.verdict.is_certain and not symbolic and time_left():  # samples only where no divisor is zero
             self._attempt(lambda: self.check(budget=left()))
         return self._settle(self.expect or Verdict.PROVED)
 

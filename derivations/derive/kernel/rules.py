@@ -262,6 +262,9 @@ def divide(by) -> Rule:
     <Verdict.PROVED: 'proved'>
     """
     wellformed.refuse_inexact("divide", by)
+    if isinstance(by, (MatrixExpr, sp.MatrixBase)):  # A·J = B·J does not give A = B for a singular J
+        raise TypeError(f"divide: by is a matrix ({sp.sstr(by)[:40]}); multiply by its inverse instead, "
+                        "rules.multiply(M.inv(), on=...), with Q.invertible(M) assumed")
     if not isinstance(by, sp.Expr):
         raise TypeError(f"divide: by must be a SymPy expression, got {type(by).__name__}")
     if by.is_zero:
@@ -271,7 +274,7 @@ def divide(by) -> Rule:
         rest = _diff(n) * by - _diff(p)  # rational() leaves denominator-free differences to expand()
         return "division by a nonzero factor" if _vanishes(rest) else None
 
-    requires = () if by.is_zero is False else (sp.Ne(by, 0),)
+    requires = () if wellformed.known_nonzero(by) else (sp.Ne(by, 0, evaluate=False),)
     return Rule("divide", _text("divide by ") + f"{printing.latex(by)} \\neq 0", check, equations=True, requires=requires,
                 gives=_each(lambda side: side / by))
 

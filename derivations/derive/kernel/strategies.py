@@ -487,7 +487,7 @@ def _linear_in(core):
         expanded = sp.expand(core)
         k = expanded.coeff(x, 1)
         r = sp.expand(expanded - k * x)
-        if k.has(x) or r.has(x) or not (k.is_real and k.is_zero is False):
+        if k.has(x) or r.has(x) or not (k.is_real and wellformed.known_nonzero(k)):
             continue
         return x, k, r
     return None
@@ -813,7 +813,7 @@ def prove_zero(diff, strategies=None, budget: float = 5.0):
         except OutOfTime as exc:
             if exc.outer:  # the caller's whole budget is spent: no further strategy may run
                 raise
-            attempts.append(f"{name}: out of time after {budget:g} s")
+            attempts.append(f"{name}: out of time after {budget:.3g} s")
             continue
         except (NotImplementedError, RecursionError, sp.PolynomialError) as exc:
             said = _first_line(exc)

@@ -410,31 +410,62 @@ class defined(sp.Function):
 
 
 def _finite_number(value) -> bool:
-    """A closed number known to have a finite value: enclosed in a finite complex box, or, outside what the
-    enclosure covers, finite by SymPy on the number as SymPy evaluates it, with no bound variable. SymPy's
-    assumptions alone are not trusted: ``Sum(tan(πk/2), (k, 0, 2))`` is "finite" through its summand's (for an
-    integer k, tan(πk/2) is "finite" by SymPy), and so is ``0·0⁻¹`` built unevaluated."""
+    """A closed number enclosed in a finite complex box (:mod:`derive.kernel.certify`). SymPy's assumptions are not
+    trusted: ``Sum(tan(πk/2), (k, 0, 2))`` is "finite" by its summand's (for an integer k, tan(πk/2) is "finite" by
+    SymPy), ``0·0⁻¹`` built unevaluated is "finite", and so is ``digamma(√(3+2√2) − √2 − 1)``, at the pole 0. A
+    number outside what the enclosure covers stays unsettled."""
     from .certify import Undecided, enclose_complex  # (certify reads no definedness: no import circle at load)
 
     if value is sp.nan or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
         return False
     try:
         return bool(enclose_complex(value).is_finite())
-    except Undecided:
-        pass
-    except (ValueError, ZeroDivisionError, ArithmeticError, TypeError):
+    except (Undecided, ValueError, ZeroDivisionError, ArithmeticError, TypeError):
         return False
-    if any(getattr(node, "bound_symbols", None) for node in sp.preorder_traversal(value)):
-        return False
-    return value.is_finite is True and _evaluated(value) == value
 
 
-def _evaluated(e):
-    """``e`` rebuilt node by node as SymPy evaluates (an unevaluated ``0·0⁻¹`` is ``nan``)."""
-    if not e.args:
-        return e
-    with sp.evaluate(True):
-        return e.func(*[_evaluated(a) for a in e.args])
+def known_nonzero(expr) -> bool:
+    """Known nonzero: by SymPy's assumptions, where every closed number in ``expr`` that is not rational is certified
+    nonzero, with the sign SymPy gives it, by an enclosure. SymPy judges such a number from a few digits of its
+    value: ``sinc(π(√(3+2√2) − √2))``, which is 0, it calls nonzero.
+
+    >>> import sympy as sp
+    >>> x = sp.Symbol("x", real=True)
+    >>> known_nonzero(x**2 + sp.exp(1)), known_nonzero(x**2 + 1 - sp.sinc(sp.pi * (sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2))))
+    (True, False)
+    """
+    if not isinstance(expr, sp.Expr) or expr.is_zero is not False:
+        return False
+    return all(_certified_number(n) for n in _closed_numbers(expr))
+
+
+def _closed_numbers(expr) -> list:
+    """The largest parts of ``expr`` without free symbols that are not rational numbers."""
+    if expr.is_Rational or not isinstance(expr, sp.Expr):
+        return []
+    if expr.is_number:
+        return [expr]
+    return [n for arg in expr.args for n in _closed_numbers(arg)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _certified_number(n) -> bool:
+    """``n`` certified nonzero, and of the sign SymPy reads off it, if it reads one."""
+    from .certify import PRECISIONS, Undecided, certify_nonzero, enclose
+
+    if certify_nonzero(n) is None:
+        return False
+    said = 1 if n.is_extended_positive else -1 if n.is_extended_negative else 0
+    if not said:
+        return True
+    for bits in PRECISIONS:
+        try:
+            ball = enclose(n, bits)
+        except Undecided:
+            return False
+        if ball > 0 or ball < 0:
+            return (ball > 0) == (said > 0)
+    return False
 
 
 def _where_defined(node):
@@ -537,7 +568,7 @@ def nonzero_condition(base):
         return base
     if isinstance(base, MatrixExpr):
         return sp.Q.invertible(base)
-    return sp.Ne(base, 0)
+    return sp.Ne(base, 0, evaluate=False)  # (SymPy would decide it, as True, from a few digits of a closed number)
 
 
 def _same_up_to_sign(u, v) -> bool:
@@ -554,7 +585,7 @@ def _settled(base, conditions) -> bool:
         return False
     if isinstance(base, MatrixExpr):
         return _invertible(base, conditions)
-    if base.is_zero is False or _real_entries(base).is_zero is False:
+    if known_nonzero(base) or known_nonzero(_real_entries(base)):
         return True
     for c in conditions:
         if isinstance(c, (sp.Ne, sp.StrictGreaterThan, sp.StrictLessThan)):
@@ -564,7 +595,7 @@ def _settled(base, conditions) -> bool:
     factors = sp.Mul.make_args(sp.factor_terms(base))
     if len(factors) > 1 or (isinstance(base, sp.Pow) and base.exp.is_positive):
         parts = [f.base if isinstance(f, sp.Pow) and f.exp.is_positive else f for f in factors]
-        return all(p.is_zero is False or _settled(p, conditions) for p in parts)
+        return all(known_nonzero(p) or _settled(p, conditions) for p in parts)
     return False
 
 
@@ -573,7 +604,7 @@ def _invertible(matrix, conditions) -> bool:
     matrices by transposes, inverses, integer powers and products of square factors; an explicit matrix by its
     determinant."""
     if isinstance(matrix, sp.MatrixBase):
-        return matrix.det().is_zero is False
+        return known_nonzero(matrix.det())
     if isinstance(matrix, sp.Identity) or sp.Q.invertible(matrix) in conditions:
         return True
     if any(isinstance(c, sp.Ne) and _same_up_to_sign(c.lhs - c.rhs, sp.Determinant(matrix)) for c in conditions):
