@@ -280,3 +280,27 @@ def test_an_error_of_the_readers_own_code_keeps_its_traceback(shell, monkeypatch
     monkeypatch.setenv("DERIVE_TRACEBACK", "1")  # and every traceback is there when asked for
     shell.run_cell("derive.chain('t.answer.r', (a, b), expect=None).step(a, 'expand')")
     assert len(shell.shown[1]) > 1 and "every step must be an equation" in shell.shown[1][-1]
+
+
+class _EqualToAnything:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("answer, expect", [
+    (_EqualToAnything(), sp.Rational(3, 7)),
+    ([_EqualToAnything(), _EqualToAnything()], ["kv.memory_sum", "kv.linear"]),
+    ({"kv.linear", _EqualToAnything()}, {"kv.linear", "kv.memory_sum"}),
+], ids=["value", "list", "set"])
+def test_an_answer_that_calls_itself_equal_to_anything_is_not_right(answer, expect):
+    said = derive.exercise("9.9", answer, expect=expect)
+    assert said.ok is False and "should be a number, an expression, a text" in str(said)
+
+
+def test_a_value_answer_is_compared_as_sympy_reads_it():
+    from fractions import Fraction
+    assert derive.exercise("9.9", Fraction(3, 7), expect=sp.Rational(3, 7)).ok is True
+    assert derive.exercise("9.9", 3, expect=sp.Integer(3)).ok is True
+    assert derive.exercise("9.9", ["a.b", "c.d"], expect=["c.d", "a.b"]).ok is True

@@ -8,8 +8,9 @@ check, ``derive.exercise("5.1", answer, expect="proved")``. The check says one o
 - not yet: the kernel's counterexample (``refuted at a = 1, b = -1: exact residual -1``), or what it tried
   (``no strategy reduced lhs - rhs to zero; tried: structural, expand, sign-split, rational, simplify``).
 
-An answer is a claim or a chain (judged by its verdict), a set of the symmetries an activation keeps
-(``activation=``: judged by :func:`derive.classify`), or a plain value (judged against ``expect``). Answers are
+An answer is a claim or a chain (judged by its verdict: what it states, the reader compares with the exercise),
+a set of the symmetries an activation keeps (``activation=``: judged by :func:`derive.classify`), or a plain value
+(a number, an expression, a text or a list of them, judged against ``expect`` as SymPy reads it). Answers are
 the reader's, not the suite's: the claims an answer makes are left out of the notebook's claim table.
 
 In IPython, :func:`install` (run when ``derive`` is imported in a shell, and by the forked kernels) shows an
@@ -218,11 +219,27 @@ def _judge_prediction(answer, activation, name) -> tuple[bool, list[str]]:
     return ok, lines
 
 
+def _plain(value):
+    """A value an answer may be compared by: a text, or a number or expression (as SymPy reads it, strictly); else
+    ``TypeError`` (an object that calls itself equal to anything is no answer)."""
+    if isinstance(value, str):
+        return value
+    try:
+        return sp.sympify(value, strict=True)
+    except (sp.SympifyError, TypeError):
+        raise TypeError(f"the answer should be a number, an expression, a text or a list of them, got "
+                        f"{type(value).__name__}") from None
+
+
 def _judge_value(answer, expect) -> tuple[bool, str]:
     problem = inexact(answer)
     if problem is not None:  # 0.5 is not one half: an answer is exact, as the kernel's values are
         return False, f"the answer {answer!r:.60} {problem}"
     iterable = hasattr(answer, "__iter__") and not isinstance(answer, (str, bytes, dict))
+    try:
+        answer = [_plain(x) for x in answer] if iterable else _plain(answer)
+    except TypeError as exc:
+        return False, str(exc)
     if iterable and hasattr(expect, "__iter__") and not isinstance(expect, (str, bytes, dict)):
         given, wanted = list(dict.fromkeys(answer)), list(dict.fromkeys(expect))
         missing = [w for w in wanted if w not in given]
