@@ -2656,6 +2656,24 @@ def test_a_divisor_that_is_a_disguised_zero_is_asked_for(divisor):
     assert ch.verdict is not P, ch.evidence.detail
 
 
+_CLOSED_ZERO = sp.sinh(sp.sin(sp.pi * _DISGUISED_ONE))  # 0; SymPy: nonzero, positive
+
+
+@pytest.mark.parametrize("divisor", [
+    lambda: sp.Piecewise((w**2 + 1, w > 0), (_CLOSED_ZERO, True)),  # 0 for every w <= 0
+    lambda: sp.Piecewise((w**2 + 1, w > 0), (-sp.tanh(sp.sin(sp.pi * _DISGUISED_ONE)), True)),  # 0; SymPy: negative
+    lambda: w + sp.sqrt(1 + sp.I * _CLOSED_ZERO),  # √(1 + i·0) = 1: 0 at w = -1; SymPy: not real, so w + it ≠ 0
+], ids=["piecewise_branch", "piecewise_branch_tanh", "not_real_by_its_digits"])
+def test_a_closed_number_anywhere_is_read_only_by_what_is_certified_of_it(divisor):
+    from derive.kernel import wellformed
+    d = divisor()
+    assert not wellformed.known_nonzero(d)
+    never_proved("sound.closed_anywhere", (a + 1) / d, a / d + 1 / d)
+    ch = chain("sound.closed_anywhere_divide", (d * a, d * b), expect=None)
+    ch.step((a, b), rules.divide(d))
+    assert ch.verdict is not P, ch.evidence.detail
+
+
 @pytest.mark.parametrize("J", [
     lambda: sp.OneMatrix(_DS, _DS),  # singular for d ≥ 2
     lambda: sp.MatrixSymbol("Jd", _DS, _DS),

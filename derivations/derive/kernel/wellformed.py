@@ -425,47 +425,62 @@ def _finite_number(value) -> bool:
 
 
 def known_nonzero(expr) -> bool:
-    """Known nonzero: by SymPy's assumptions, where every closed number in ``expr`` that is not rational is certified
-    nonzero, with the sign SymPy gives it, by an enclosure. SymPy judges such a number from a few digits of its
-    value: ``sinc(π(√(3+2√2) − √2))``, which is 0, it calls nonzero.
+    """Known nonzero: by SymPy's assumptions about ``expr`` with every closed number in it (one that is not a
+    rational, ``i`` or a named constant such as π, wherever it sits: a ``Piecewise`` branch, a limit) read as a
+    symbol that carries only what an enclosure certifies of it: nonzero, its sign, real. SymPy judges such a number
+    from a few digits of its value: ``sinc(π(√(3+2√2) − √2))``, which is 0, it calls nonzero, and
+    ``√(1 + i·sinh(sin(π(√(3+2√2) − √2))))``, which is 1, not real.
 
     >>> import sympy as sp
     >>> x = sp.Symbol("x", real=True)
     >>> known_nonzero(x**2 + sp.exp(1)), known_nonzero(x**2 + 1 - sp.sinc(sp.pi * (sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2))))
     (True, False)
     """
-    if not isinstance(expr, sp.Expr) or expr.is_zero is not False:
+    if not isinstance(expr, sp.Expr):
         return False
-    return all(_certified_number(n) for n in _closed_numbers(expr))
+    return _numbers_read(expr, {}).is_zero is False
 
 
-def _closed_numbers(expr) -> list:
-    """The largest parts of ``expr`` without free symbols that are not rational numbers."""
-    if expr.is_Rational or not isinstance(expr, sp.Expr):
-        return []
-    if expr.is_number:
-        return [expr]
-    return [n for arg in expr.args for n in _closed_numbers(arg)]
+def _numbers_read(e, read: dict):
+    """``e`` with each closed number a symbol of its certified facts (the same number, the same symbol)."""
+    if e.is_Atom:
+        return e  # a rational, i, π, e …: SymPy knows these exactly (a symbol, or a float, which is refused earlier)
+    if isinstance(e, sp.Expr) and not isinstance(e, MatrixExpr) and e.is_number:
+        if e not in read:
+            read[e] = sp.Dummy("c", **_certified_facts(e))
+        return read[e]
+    args = [_numbers_read(a, read) for a in e.args]
+    return e.func(*args) if any(x is not a for x, a in zip(args, e.args)) else e
 
 
 @functools.lru_cache(maxsize=4096)
-def _certified_number(n) -> bool:
-    """``n`` certified nonzero, and of the sign SymPy reads off it, if it reads one."""
-    from .certify import PRECISIONS, Undecided, certify_nonzero, enclose
+def _certified_facts(n) -> dict:
+    """What an enclosure certifies of the closed number ``n``: its sign where it is real, else that it is not zero;
+    nothing where it cannot tell (as :func:`derive.kernel.certify.certify_nonzero` decides)."""
+    from .certify import PRECISIONS, Undecided, _excludes_zero, enclose, enclose_complex
 
-    if certify_nonzero(n) is None:
-        return False
-    said = 1 if n.is_extended_positive else -1 if n.is_extended_negative else 0
-    if not said:
-        return True
     for bits in PRECISIONS:
         try:
             ball = enclose(n, bits)
         except Undecided:
-            return False
-        if ball > 0 or ball < 0:
-            return (ball > 0) == (said > 0)
-    return False
+            ball = None
+        except (ValueError, ZeroDivisionError, ArithmeticError, TypeError):
+            return {}
+        if ball is not None and ball.is_finite():
+            if ball > 0:
+                return {"positive": True}
+            if ball < 0:
+                return {"negative": True}
+            continue
+        try:
+            box = enclose_complex(n, bits)
+        except Undecided:
+            continue
+        except (ValueError, ZeroDivisionError, ArithmeticError, TypeError):
+            return {}
+        if box.is_finite() and _excludes_zero(box):
+            return {"zero": False}  # (not "nonzero", which in SymPy means real too)
+    return {}
 
 
 def _where_defined(node):
