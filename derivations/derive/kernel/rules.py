@@ -17,7 +17,7 @@ from . import printing, strategies, wellformed
 from .certify import certify_nonzero
 from .claims import Claim, Statement
 from .verdict import Verdict
-from .witness import components, evaluate_at, instance_problem
+from .witness import closed_value_problem, components, evaluate_at, instance_problem
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "select", "simplify",
@@ -601,6 +601,10 @@ def put(mapping: dict) -> Rule:
         if not isinstance(k, sp.Symbol) and k not in entries:
             raise TypeError(f"put: puts values of symbols (or entries of matrix symbols), got the function {k!r}")
     wellformed.refuse_inexact("put", list(entries.values()))
+    for k, v in entries.items():
+        problem = closed_value_problem(v)
+        if problem is not None:
+            raise ValueError(f"put: {k} := {problem}")
 
     def value_put(side):  # each entry replaced as a whole: the equations say it has that value
         value = evaluate_at(side, {k: v for k, v in mapping.items() if k not in entries})

@@ -18,7 +18,8 @@ from .certify import Certificate, certify_nonzero
 from .wellformed import Inexact, defined, inexact, real_entries
 
 __all__ = [
-    "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "function_problem", "components", "component_name",
+    "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "closed_value_problem", "function_problem",
+    "components", "component_name",
     "undefined_functions", "evaluate_at", "residual_at", "search", "sample", "stand_ins_for", "certify_witness",
 ]
 
@@ -53,11 +54,51 @@ def exact_value(where: str, symbol, value):
         value = sp.Integer(value)
     if not isinstance(value, sp.Expr) or not value.is_number:
         raise TypeError(f"{where}: witness value for {symbol} must be an exact number, got {type(value).__name__}")
+    problem = closed_value_problem(value)
+    if problem is not None:
+        raise ValueError(f"{where}: witness value for {symbol}: {problem}")
     if isinstance(symbol, sp.Symbol):
         prop = _broken_assumption(symbol, value)
         if prop is not None:
             raise ValueError(f"{where}: witness {symbol} = {value} breaks the assumption that {symbol} is {prop}")
     return value
+
+
+def closed_value_problem(value) -> str | None:
+    """Why a value put into a statement (a witness, an instance) may be misread, or ``None``: every part of it
+    without free symbols must be built from rationals, ``i`` and named constants (π, e …) by sums, products and
+    powers with rational exponents. SymPy evaluates a sign, a comparison or a ``Piecewise`` condition at the value
+    of a function from a few digits: ``sign(sinh(sin(π(√(3+2√2) − √2))))`` is 1 to SymPy, though its argument is 0.
+
+    >>> import sympy as sp
+    >>> closed_value_problem(sp.Rational(3, 7) + 2 * sp.I) is None, closed_value_problem(sp.sqrt(2) - sp.pi) is None
+    (True, True)
+    >>> closed_value_problem(sp.sin(1))
+    'sin(1) is a number SymPy may judge from a few digits of its value: give a rational or algebraic one'
+    """
+    if not isinstance(value, sp.Basic) or value.is_Atom:
+        return None
+    if isinstance(value, sp.Lambda):  # a function put in: what it is built from (the identity has no parts)
+        return closed_value_problem(value.expr) if value.args else None
+    if isinstance(value, sp.Expr) and value.is_number:
+        if _exactly_read(value):
+            return None
+        return f"{sp.sstr(value)[:60]} is a number SymPy may judge from a few digits of its value: give a rational or algebraic one"
+    for arg in value.args:
+        problem = closed_value_problem(arg)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _exactly_read(number) -> bool:
+    if number.is_Rational or number is sp.I or isinstance(number, sp.NumberSymbol):
+        return True
+    if isinstance(number, (sp.Add, sp.Mul)):
+        return all(_exactly_read(a) for a in number.args)
+    if isinstance(number, sp.Pow):  # an algebraic number: SymPy decides its sign exactly (a minimal polynomial)
+        return number.exp.is_Rational and _exactly_read(number.base)
+    return False  # a function's value (sin, exp …): SymPy's digits of it are not to be trusted
 
 
 def _broken_assumption(symbol, value, where_defined: bool = False) -> str | None:
@@ -116,6 +157,9 @@ def instance_problem(key, value, applied_in=None) -> str | None:
     problem = inexact(value)
     if problem is not None:
         return f"{getattr(key, '__name__', key)} := {value} {problem}"
+    problem = closed_value_problem(value)
+    if problem is not None:
+        return f"{getattr(key, '__name__', key)} := {problem}"
     if isinstance(key, sp.Symbol):
         try:
             value = sp.sympify(value, strict=True)
