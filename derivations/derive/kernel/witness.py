@@ -83,7 +83,8 @@ def closed_value_problem(value) -> str | None:
     if isinstance(value, sp.Expr) and value.is_number:
         if _exactly_read(value):
             return None
-        return f"{sp.sstr(value)[:60]} is a number SymPy may judge from a few digits of its value: give a rational or algebraic one"
+        return (f"{sp.sstr(value)[:60]} is a number SymPy may judge from a few digits of its value: give a rational "
+                "or algebraic one")
     for arg in value.args:
         problem = closed_value_problem(arg)
         if problem is not None:
