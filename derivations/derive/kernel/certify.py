@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import flint
 import sympy as sp
 
-__all__ = ["Certificate", "certify_nonzero", "enclose", "enclose_complex", "Undecided", "short_text"]
+__all__ = ["Certificate", "certify_nonzero", "excluding_zero", "enclose", "enclose_complex", "Undecided",
+           "short_text"]
 
 PRECISIONS = (64, 128, 256, 512, 1024)
 
@@ -265,6 +266,22 @@ def certify_nonzero(expr) -> Certificate | None:
         raise ValueError(f"cannot certify a residual that still has free symbols: {names}")
     if expr.is_Rational:
         return None if expr == 0 else Certificate(short_text(expr), "", "exact")
+    found = excluding_zero(expr)
+    if found is None:
+        return None
+    enclosure, method = found
+    return Certificate(short_text(expr), enclosure.str(12, radius=True), method)
+
+
+def excluding_zero(expr):
+    """The first enclosure of the closed constant ``expr`` that excludes zero, at increasing precision: an ``arb``
+    ball where it is real (``(ball, "arb, N bits")``, its sign certain), else an ``acb`` box (``"acb, N bits"``);
+    ``None`` when none does, or when ``expr`` has no value there.
+
+    >>> import sympy as sp
+    >>> excluding_zero(sp.pi - 3)[1], excluding_zero(sp.I + 1)[1], excluding_zero(sp.sin(sp.pi)) is None
+    ('arb, 64 bits', 'acb, 64 bits', True)
+    """
     for bits in PRECISIONS:
         try:
             ball = enclose(expr, bits)
@@ -274,7 +291,7 @@ def certify_nonzero(expr) -> Certificate | None:
             return None
         if ball is not None and ball.is_finite():
             if ball > 0 or ball < 0:
-                return Certificate(short_text(expr), ball.str(12, radius=True), f"arb, {bits} bits")
+                return ball, f"arb, {bits} bits"
             continue
         try:  # not real, or outside what arb covers: a complex box
             box = enclose_complex(expr, bits)
@@ -283,5 +300,5 @@ def certify_nonzero(expr) -> Certificate | None:
         except (ValueError, ZeroDivisionError, ArithmeticError):
             return None
         if box.is_finite() and _excludes_zero(box):
-            return Certificate(short_text(expr), box.str(12, radius=True), f"acb, {bits} bits")
+            return box, f"acb, {bits} bits"
     return None

@@ -455,32 +455,20 @@ def _numbers_read(e, read: dict):
 
 @functools.lru_cache(maxsize=4096)
 def _certified_facts(n) -> dict:
-    """What an enclosure certifies of the closed number ``n``: its sign where it is real, else that it is not zero;
-    nothing where it cannot tell (as :func:`derive.kernel.certify.certify_nonzero` decides)."""
-    from .certify import PRECISIONS, Undecided, _excludes_zero, enclose, enclose_complex
+    """What an enclosure certifies of the closed number ``n`` (:func:`derive.kernel.certify.excluding_zero`): its
+    sign where it is real, else that it is not zero; nothing where it cannot tell."""
+    from .certify import excluding_zero
 
-    for bits in PRECISIONS:
-        try:
-            ball = enclose(n, bits)
-        except Undecided:
-            ball = None
-        except (ValueError, ZeroDivisionError, ArithmeticError, TypeError):
-            return {}
-        if ball is not None and ball.is_finite():
-            if ball > 0:
-                return {"positive": True}
-            if ball < 0:
-                return {"negative": True}
-            continue
-        try:
-            box = enclose_complex(n, bits)
-        except Undecided:
-            continue
-        except (ValueError, ZeroDivisionError, ArithmeticError, TypeError):
-            return {}
-        if box.is_finite() and _excludes_zero(box):
-            return {"zero": False}  # (not "nonzero", which in SymPy means real too)
-    return {}
+    try:
+        found = excluding_zero(n)
+    except TypeError:
+        return {}
+    if found is None:
+        return {}
+    enclosure, method = found
+    if method.startswith("arb"):
+        return {"positive": True} if enclosure > 0 else {"negative": True}
+    return {"zero": False}  # (not "nonzero", which in SymPy means real too)
 
 
 def _where_defined(node):
