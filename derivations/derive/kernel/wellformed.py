@@ -528,9 +528,7 @@ def _real_matrix(expr) -> bool:
         i, j = sp.symbols("i j", integer=True, nonnegative=True, cls=sp.Dummy)
         return real(f(i, j))
     if isinstance(expr, ElementwiseApplyFunction):
-        f = expr.function
-        return (isinstance(f, sp.Lambda) and _real_matrix(expr.expr)
-                and real(f.expr.xreplace({v: sp.Dummy(real=True) for v in f.variables})))
+        return isinstance(expr.function, sp.Lambda) and _real_part(expr.function) and _real_matrix(expr.expr)
     if isinstance(expr, (sp.MatPow, HadamardPower)):
         return expr.exp.is_integer is True and _real_matrix(expr.base)
     if isinstance(expr, sp.BlockMatrix):
