@@ -358,43 +358,50 @@ def _makefile_test_command(jobs):
     return shlex.split(line)
 
 
-def ratios(jobs):
-    """``make`` / ``derive check`` and ``make test`` / ``derive check``, and the suite against its floor, measured
-    in one run in a temporary clone (its code on PYTHONPATH ahead of this environment's, MathJax linked in)."""
+@contextlib.contextmanager
+def _committed_clone(prefix: str):
+    """A clone of this checkout's committed state in a temporary folder, removed afterwards."""
     import shutil
     import tempfile
 
-    here = Path(tempfile.mkdtemp(prefix="derive-ratios-"))
-    clone = here / "repo"
-    subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(clone)], check=True)
-    vendor = ROOT / "build" / "vendor"
-    if vendor.is_dir():
-        (clone / "build").mkdir(exist_ok=True)
-        (clone / "build" / "vendor").symlink_to(vendor)
-    # no empty entry: one would put the working directory on every kernel's path, which a forked kernel lacks
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(clone / "derivations"),
-                                                                     os.environ.get("PYTHONPATH", "")]))}
-    env.pop("DERIVE_SECOND_OPINION", None)
-
-    def timed(cmd):
-        start = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True)
-        wall = time.perf_counter() - start
-        lines = (proc.stdout + proc.stderr).strip().splitlines()
-        failed = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]  # named, so a failing run
-        tail = "; ".join(failed + lines[-1:]) if lines else ""  # says what failed, not only how many
-        return wall, proc.returncode, tail
-
-    n = len(find_notebooks(clone / "notebooks"))
-    one = kernel_floor()
-    floor = n * one / jobs
-    derive_cmd = [sys.executable, "-m", "derive"]
+    here = Path(tempfile.mkdtemp(prefix=prefix))
     try:
+        clone = here / "repo"
+        subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(clone)], check=True)
+        yield clone
+    finally:
+        shutil.rmtree(here, ignore_errors=True)
+
+
+def ratios(jobs):
+    """``make`` / ``derive check`` and ``make test`` / ``derive check``, and the suite against its floor, measured
+    in one run in a temporary clone (its code on PYTHONPATH ahead of this environment's, MathJax linked in)."""
+    with _committed_clone("derive-ratios-") as clone:
+        vendor = ROOT / "build" / "vendor"
+        if vendor.is_dir():
+            (clone / "build").mkdir(exist_ok=True)
+            (clone / "build" / "vendor").symlink_to(vendor)
+        # no empty entry: one would put the working directory on every kernel's path, which a forked kernel lacks
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(clone / "derivations"),
+                                                                         os.environ.get("PYTHONPATH", "")]))}
+        env.pop("DERIVE_SECOND_OPINION", None)
+
+        def timed(cmd):
+            start = time.perf_counter()
+            proc = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True)
+            wall = time.perf_counter() - start
+            lines = (proc.stdout + proc.stderr).strip().splitlines()
+            failed = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]  # named, so a failing run
+            tail = "; ".join(failed + lines[-1:]) if lines else ""  # says what failed, not only how many
+            return wall, proc.returncode, tail
+
+        n = len(find_notebooks(clone / "notebooks"))
+        one = kernel_floor()
+        floor = n * one / jobs
+        derive_cmd = [sys.executable, "-m", "derive"]
         check, check_rc, _ = timed(derive_cmd + ["check", "--jobs", str(jobs)])
         make, make_rc, make_tail = timed(derive_cmd + ["build", "--jobs", str(jobs)])
         test, test_rc, test_tail = timed(_makefile_test_command(jobs))
-    finally:
-        shutil.rmtree(here, ignore_errors=True)
     print(f"\n6. ratios ({n} notebooks, {jobs} jobs, measured one after the other in a clone of {ROOT.name})")
     print(f"   derive check: {check:.1f} s (exit {check_rc}); floor {n} x {one:.2f} / {jobs} = {floor:.1f} s")
     print(f"   make (derive build): {make:.1f} s (exit {make_rc}); {make_tail}")
@@ -410,23 +417,16 @@ def fresh_clone():
     ``.venv``, installing, fetching MathJax and Pyodide from npm), then ``make``; each timed in a clone of this
     checkout's committed state with nothing set up (the machine's Chromium and Graphviz are kept)."""
     import re
-    import shutil
-    import tempfile
 
-    here = Path(tempfile.mkdtemp(prefix="derive-fresh-"))
-    clone = here / "repo"
-    subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(clone)], check=True)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "DERIVE_SECOND_OPINION")}
     out = []
-    try:
+    with _committed_clone("derive-fresh-") as clone:
         for target in (["make", "test"], ["make"]):
             start = time.perf_counter()
             proc = subprocess.run(target, cwd=clone, env={**env, "CI": "true"}, capture_output=True, text=True)
             lines = (proc.stdout + "\n" + proc.stderr).strip().splitlines()
             said = [line for line in lines if re.search(r" passed| failed|^site: ", line)] or lines[-1:]
             out.append((" ".join(target), time.perf_counter() - start, proc.returncode, said[-1] if said else ""))
-    finally:
-        shutil.rmtree(here, ignore_errors=True)
     print(f"\n8. a fresh clone of {ROOT.name}: the README's two commands, one after the other")
     for command, wall, rc, tail in out:
         print(f"   {command:<9} {wall:6.1f} s (exit {rc}); {tail}")
