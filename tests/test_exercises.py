@@ -31,7 +31,8 @@ def ab():
 
 def test_a_false_claim_gets_its_counterexample_in_one_short_message(ab):
     a, b, relu = ab
-    said = derive.exercise("0.1", derive.claim("t.answer", relu(a) - relu(-a), a + 1), expect="proved")
+    said = derive.exercise("0.1", derive.claim("t.answer", relu(a) - relu(-a), a + 1), expect="proved",
+                           states=(relu(a) - relu(-a), a + 1))
     assert said.ok is False and not said
     assert str(said) == ("✘ Exercise 0.1: not yet\n"
                          "  t.answer should be proved, but it is false: refuted at a = 1: exact residual -1")
@@ -41,7 +42,8 @@ def test_a_false_claim_gets_its_counterexample_in_one_short_message(ab):
 def test_an_unproved_claim_says_what_was_tried(ab):
     a, b, _ = ab
     sigma = derive.sigma
-    said = derive.exercise("6.9", derive.claim("t.answer", sigma(a) * b, sigma(b) * a), expect="proved")
+    said = derive.exercise("6.9", derive.claim("t.answer", sigma(a) * b, sigma(b) * a), expect="proved",
+                           states=(sigma(a) * b, sigma(b) * a))
     assert said.ok is False
     assert "no strategy reduced lhs - rhs to zero; tried: structural, expand, sign-split" in str(said)
 
@@ -49,15 +51,17 @@ def test_an_unproved_claim_says_what_was_tried(ab):
 def test_a_witness_where_both_sides_agree_is_named(ab):
     a, b, relu = ab
     said = derive.exercise("0.2", derive.claim("t.answer", relu(a) * b, relu(b) * a), expect="refuted",
-                           witness={a: 1, b: 2})
+                           states=(relu(a) * b, relu(b) * a), witness={a: 1, b: 2})
     assert "at a = 1, b = 2 both sides are equal (lhs - rhs = 0)" in str(said)
     right = derive.exercise("0.2", derive.claim("t.answer", relu(a) * b, relu(b) * a), expect="refuted",
-                            witness={a: 1, b: -1})
+                            states=(relu(b) * a, relu(a) * b), witness={a: 1, b: -1})
     assert right.ok is True and str(right).endswith("t.answer is refuted at a = 1, b = -1: exact residual -1")
 
 
-def test_a_blank_answer_asks_for_one_and_raises_nothing():
-    said = derive.exercise("5.1", ..., ..., expect=["proved", "refuted"])
+def test_a_blank_answer_asks_for_one_and_raises_nothing(ab):
+    a, b, relu = ab
+    said = derive.exercise("5.1", ..., ..., expect=["proved", "refuted"],
+                           states=[(relu(2 * a), 2 * relu(a)), (relu(a) * b, relu(b) * a)])
     assert said.ok is None
     assert str(said).splitlines()[1:] == [
         "  replace the first ... by your answer (a claim that should be proved), then run the cell",
@@ -76,7 +80,8 @@ def test_a_wrong_prediction_of_symmetries_gets_the_certificate():
 def test_answers_are_left_out_of_the_claim_table(ab):
     a, b, relu = ab
     derive.claim("t.suite", (a + 1) ** 2, a**2 + 2 * a + 1, expect="proved").prove()
-    derive.exercise("0.1", derive.claim("t.answer", relu(a) - relu(-a), a), expect="proved")
+    assert derive.exercise("0.1", derive.claim("t.answer", relu(a) - relu(-a), a), expect="proved",
+                           states=(relu(a) - relu(-a), a)).ok is True
     derive.exercise("B2.9", set(), activation="relu", name="relu")
     assert [s.identifier for s in registry.statements()] == ["t.suite"]
 
@@ -102,7 +107,8 @@ def test_a_notebook_shows_a_wrong_answer_and_a_missed_expectation_briefly(tmp_pa
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbformat.v4.new_code_cell(s) for s in [
         "import derive\na, b = derive.real('a b')\nrelu = derive.activation('relu')",
-        "derive.exercise('0.1', derive.claim('t.answer', relu(a) - relu(-a), a + 1), expect='proved')",
+        "derive.exercise('0.1', derive.claim('t.answer', relu(a) - relu(-a), a + 1), expect='proved',\n"
+        "                states=(relu(a) - relu(-a), a + 1))",
         "derive.claim('t.exchange', relu(a) * b, relu(b) * a, expect='proved').prove()",
     ]]
     source = tmp_path / "wrong.ipynb"
@@ -167,6 +173,11 @@ def _answer(start, step, rule, **kw):
     return derive.chain("t.answer.chain", start, expect=None, **kw).step(step, rule)
 
 
+def _stated(chain):
+    """What a chain states, as an exercise's states= names it (these tests judge its steps, not its statement)."""
+    return (chain.start, chain.conclusion)
+
+
 @pytest.mark.parametrize("start, step, rule, assume", [
     # σ(−1) = −σ(1) written from the other side
     (lambda a, b: (s(a) * b, s(b) * a), lambda a, b: (-s(1), s(-1)), lambda a, b: rules.instantiate({a: -1, b: 1}), ()),
@@ -180,8 +191,9 @@ def _answer(start, step, rule, **kw):
 ], ids=["instantiate", "divide", "apply", "expand"])
 def test_a_correct_step_with_its_sides_swapped_is_accepted(ab, start, step, rule, assume):
     a, b, _ = ab
-    chain = _answer(start(a, b), step(a, b), rule(a, b), assume=assume(a, b) if callable(assume) else assume)
-    said = derive.exercise("6.1", chain, expect="proved")
+    assume = assume(a, b) if callable(assume) else assume
+    chain = _answer(start(a, b), step(a, b), rule(a, b), assume=assume)
+    said = derive.exercise("6.1", chain, expect="proved", states=(start(a, b), step(a, b)), assume=assume)
     assert said.ok is True, str(said)
     assert "exchanged" in chain.steps[0][2]  # the step's detail says how it was read
 
@@ -208,7 +220,7 @@ def test_a_swap_never_makes_a_wrong_step_hold(ab, build):
     a, b, _ = ab
     chain = build(a, b)
     assert chain.verdict is derive.Verdict.UNPROVEN
-    assert derive.exercise("6.1", chain, expect="proved").ok is False
+    assert derive.exercise("6.1", chain, expect="proved", states=_stated(chain), assume=chain.assume).ok is False
 
 
 # -- a failed step says what it gives and what was expected --------------------------------------------------------
@@ -226,7 +238,8 @@ def test_a_swap_never_makes_a_wrong_step_hold(ab, build):
 ], ids=["instantiate", "divide", "expand", "consequence"])
 def test_a_failed_step_says_what_the_rule_gives_and_what_the_step_says(ab, build, words):
     a, b, _ = ab
-    said = derive.exercise("6.1", build(a, b), expect="proved")
+    chain = build(a, b)
+    said = derive.exercise("6.1", chain, expect="proved", states=_stated(chain), assume=chain.assume)
     assert said.ok is False
     assert str(said).splitlines()[1] == f"  t.answer.{'sq' if 'expand' in words else 'chain'} is not proved: {words}"
 

@@ -3205,3 +3205,55 @@ def test_a_matrix_definition_decides_the_claim_it_defines():
                  expect=None).decide().verdict is R
     ramp = sp.FunctionMatrix(2, 2, sp.Lambda((_wd_i, _wd_k), _wd_i + _wd_k))  # entry (i, k) = i + k: symmetric
     assert claim("sound.where_function_matrix", _wd_M.T, _wd_M, where={_wd_M: ramp}, expect=None).prove().verdict is P
+
+
+# -- an exercise's claim answer is right only if it states what the exercise asks: a verdict alone is no answer -----
+ODD = (RELU(a) - RELU(-a), a)  # exercise 0.1: ReLU(a) − ReLU(−a) = a
+
+
+@pytest.mark.parametrize("answer, want, goal, assume", [
+    # another true identity, proved: its difference is zero like the goal's, so no comparison of differences
+    (lambda: free("sound.ex_other", *SQUARE).prove(), "proved", ODD, ()),
+    # a side the kernel proves equal to the goal's (a + 0 for ReLU(a) − ReLU(−a)): the check would do the exercise
+    (lambda: free("sound.ex_side", sp.Add(a, 0, evaluate=False), a).prove(), "proved", ODD, ()),
+    # another false statement, refuted
+    (lambda: free("sound.ex_false", RELU(a), a).refute(), "refuted", (RELU(a) * b, RELU(b) * a), ()),
+    # the goal's statement refuted where the exercise's assumption fails (a witness with a < 0)
+    (lambda: free("sound.ex_assume", RELU(a), a).refute(), "refuted", (RELU(a), a), [sp.Gt(a, 0)]),
+    # the goal's statement proved under an assumption the exercise does not give
+    (lambda: free("sound.ex_more", RELU(a), a, assume=[sp.Gt(a, 0)]).prove(), "proved", (RELU(a), a), ()),
+    # the goal's sides at other definitions (d = 0 makes both sides 0)
+    (lambda: free("sound.ex_where", m * (n + 1), m * n + m * 2, where={m: 0}).prove(), "proved",
+     (m * (n + 1), m * n + m * 2, {m: 1}), ()),
+    # a chain from another premise: σ odd, which gives the conclusion in one step
+    (lambda: chain("sound.ex_premise", (SIGMA(-a), -SIGMA(a)), expect=None).step((SIGMA(-1), -SIGMA(1)),
+                                                                                 rules.instantiate({a: 1})),
+     "proved", ((SIGMA(a) * b, SIGMA(b) * a), (SIGMA(-1), -SIGMA(1))), ()),
+    # a chain from the goal's premise to another conclusion
+    (lambda: chain("sound.ex_conclusion", (SIGMA(a) * b, SIGMA(b) * a), expect=None).step(
+        (SIGMA(1) * 2, SIGMA(2)), rules.instantiate({a: 1, b: 2})),
+     "proved", ((SIGMA(a) * b, SIGMA(b) * a), (SIGMA(-1), -SIGMA(1))), ()),
+    # a claim where a chain is asked for
+    (lambda: free("sound.ex_kind", SIGMA(-1), -SIGMA(1)), "proved",
+     ((SIGMA(a) * b, SIGMA(b) * a), (SIGMA(-1), -SIGMA(1))), ()),
+], ids=["other-identity", "side-proved-equal", "other-falsehood", "refuted-without-assumption",
+        "proved-with-more", "other-definitions", "other-premise", "other-conclusion", "claim-for-chain"])
+def test_an_answer_that_states_something_else_is_not_right(answer, want, goal, assume):
+    given = answer()
+    said = derive.exercise("9.9", given, expect=want, states=goal, assume=assume)
+    assert said.ok is False, str(said)
+    assert "asks for" in str(said)
+
+
+def test_an_answer_that_states_the_goal_from_either_side_is_right():
+    said = derive.exercise("9.9", free("sound.ex_swapped", ODD[1], ODD[0]).prove(), expect="proved", states=ODD)
+    assert said.ok is True, str(said)
+    fewer = free("sound.ex_fewer", RELU(a) + RELU(-a), abs(a)).prove()  # a proof may assume less than is given
+    assert derive.exercise("9.9", fewer, expect="proved", states=(RELU(a) + RELU(-a), abs(a)),
+                           assume=[sp.Gt(a, 0)]).ok is True
+
+
+def test_a_claim_answer_without_a_goal_is_refused_in_one_line():
+    with pytest.raises(TypeError, match="give states=") as info:
+        derive.exercise("9.9", free("sound.ex_nogoal", *SQUARE).prove(), expect="proved")
+    assert "\n" not in str(info.value)

@@ -248,7 +248,7 @@ class Claim(Statement):
         require_expr(at, "rhs", rhs)
         lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
         _refuse_same_sides(at, lhs, rhs)
-        self.definitions = _definitions(at, where, lhs, rhs)
+        self.definitions = definitions_of(at, where, lhs, rhs)
         self.shown = (lhs, rhs)  # as written, before the definitions are put in
         if self.definitions:
             lhs, rhs = (_witness.evaluate_at(side, dict(self.definitions)) for side in (lhs, rhs))
@@ -660,7 +660,7 @@ def _refutation(found, how, seconds) -> Evidence:
     )
 
 
-def _definitions(at, where, lhs, rhs) -> tuple:
+def definitions_of(at, where, lhs, rhs) -> tuple:
     """``where`` as ``((key, value), ...)``: each key a symbol or an undefined function of the sides, each value
     exact (a function's value a ``Lambda`` of as many variables)."""
     if where is None:

@@ -8,8 +8,9 @@ check, ``derive.exercise("5.1", answer, expect="proved")``. The check says one o
 - not yet: the kernel's counterexample (``refuted at a = 1, b = -1: exact residual -1``), or what it tried
   (``no strategy reduced lhs - rhs to zero; tried: structural, expand, sign-split, rational, simplify``).
 
-An answer is a claim or a chain (judged by its verdict: what it states, the reader compares with the exercise),
-a set of the symmetries an activation keeps (``activation=``: judged by :func:`derive.classify`), or a plain value
+An answer is a claim or a chain, judged by what it states and by its verdict: it must state the equation the
+exercise names (``states=``: the same two sides as SymPy builds them, in either order) under no assumption the exercise does
+not give (``assume=``), and get the verdict ``expect`` names. A set of the symmetries an activation keeps (``activation=``: judged by :func:`derive.classify`), or a plain value
 (a number, an expression, a text or a list of them, judged against ``expect`` as SymPy reads it). Answers are
 the reader's, not the suite's: the claims an answer makes are left out of the notebook's claim table.
 
@@ -32,9 +33,9 @@ from pathlib import Path
 import sympy as sp
 
 from ..kernel import registry
-from ..kernel import describe
+from ..kernel import describe, notation
 from ..kernel.chains import Chain
-from ..kernel.claims import Claim, ExpectationError, Statement
+from ..kernel.claims import Claim, ExpectationError, Statement, definitions_of
 from ..kernel.verdict import Verdict
 from ..kernel.wellformed import inexact, refuse_inexact
 
@@ -191,6 +192,95 @@ def _quietly(attempt, answer) -> None:
         pass
 
 
+def _equation(where, value, what):
+    """``value`` as an equation ``(lhs, rhs, definitions)``: each side as SymPy reads it, and what its symbols or
+    functions stand for (``(lhs, rhs, {r: 1})``, as a claim's ``where=``; none for ``(lhs, rhs)``); else
+    ``TypeError`` naming ``what``."""
+    if not (isinstance(value, tuple) and len(value) in (2, 3) and not any(isinstance(v, tuple) for v in value[:2])
+            and (len(value) == 2 or isinstance(value[2], dict))):
+        raise TypeError(f"{where}: {what} must be an equation (lhs, rhs), or (lhs, rhs, {{symbol: value}}) with what "
+                        f"its symbols stand for, got {describe.shorten(repr(value), 80)}")
+    lhs, rhs = (sp.sympify(v) for v in value[:2])
+    return lhs, rhs, dict(definitions_of(where, value[2], lhs, rhs)) if len(value) == 3 else {}
+
+
+def _asked(where, goal) -> list:
+    """The equations an exercise asks an answer to state: ``[equation]``, or ``[premise, conclusion]`` for a chain
+    from an equation (a goal ``((lhs, rhs), (lhs, rhs))``)."""
+    if isinstance(goal, tuple) and len(goal) == 2 and all(isinstance(g, tuple) for g in goal):
+        return [_equation(where, goal[0], "its premise"), _equation(where, goal[1], "its conclusion")]
+    return [_equation(where, goal, "states")]
+
+
+def _stated(answer: Statement) -> list:
+    """What an answer states, as :func:`_asked` reads a goal: a claim's equation as written (with what its ``where``
+    defines), an equality chain's first and last expressions, or an implication chain's premise and conclusion."""
+    if isinstance(answer, Chain):
+        if answer.equations:
+            return [(*answer.start, {}), (*answer.conclusion, {})]
+        return [(answer.start, answer.conclusion, {})]
+    return [(*answer.shown, dict(answer.definitions))]
+
+
+def _text(equations: list) -> str:
+    def one(lhs, rhs, definitions):
+        said = f"{notation.text(lhs)} = {notation.text(rhs)}"
+        if definitions:
+            said += " where " + ", ".join(f"{notation.text(k)} = {notation.text(v)}" for k, v in definitions.items())
+        return describe.shorten(said, 100)
+
+    shown = [one(*eq) for eq in equations]
+    return shown[0] if len(shown) == 1 else f"{shown[1]} from {shown[0]}"
+
+
+def _same_equation(said, asked) -> bool:
+    """Whether two equations are one as written: the same two sides, in either order (``l = r`` and ``r = l``), and
+    the same definitions.
+
+    Compared as SymPy builds them, never by proving them equal: two true identities have the same difference
+    (zero), and a side proved equal to the exercise's (``a + 0`` for ``ReLU(a) − ReLU(−a)``) would have the check,
+    not the answer, do the exercise.
+    """
+    (lhs, rhs, definitions), (want_lhs, want_rhs, wanted) = said, asked
+    return definitions == wanted and ((lhs, rhs) == (want_lhs, want_rhs) or (lhs, rhs) == (want_rhs, want_lhs))
+
+
+def _other_statement(answer: Statement, goal, assume, number, want: Verdict) -> str:
+    """Why ``answer`` is not an answer to the exercise: it states something else, or under other assumptions;
+    ``""`` if it states what the exercise asks.
+
+    A proof may assume less than the exercise gives (it proves more), never more; a refutation's witness must
+    meet every assumption the exercise gives, so a refuted answer assumes at least those.
+    """
+    if callable(goal):
+        try:
+            goal = goal()
+        except (TypeError, ValueError, sp.SympifyError) as exc:
+            return (f"the statement asked for could not be built from your values "
+                    f"({type(exc).__name__}: {describe.shorten(str(exc), 100)})")
+    asked = _asked(f"exercise {number}", goal)
+    name = answer.identifier
+    given = f" assuming {', '.join(sp.sstr(c) for c in assume)}" if assume else ""
+    if want is Verdict.REFUTED:
+        missing = [c for c in assume if c not in answer.assume]
+        if missing:
+            return (f"{name} does not assume {', '.join(sp.sstr(c) for c in missing)}: a witness must meet what "
+                    f"exercise {number} gives; it asks for {_text(asked)}{given}")
+    else:
+        extra = [c for c in answer.assume if c not in assume]
+        if extra:
+            return (f"{name} assumes {', '.join(sp.sstr(c) for c in extra)}, which exercise {number} does not give: "
+                    f"it asks for {_text(asked)}{given}")
+    said = _stated(answer)
+    if len(said) != len(asked):
+        kind = "a chain from an equation" if len(asked) == 2 else "a claim (or a chain of expressions)"
+        return f"exercise {number} asks for {kind}: {_text(asked)}"
+    if all(_same_equation(s, a) for s, a in zip(said, asked)):
+        return ""
+    verb = "derives" if len(said) == 2 else "states"
+    return f"{name} {verb} {_text(said)}, but exercise {number} asks for {_text(asked)}"
+
+
 def _judge_prediction(answer, activation, name) -> tuple[bool, list[str]]:
     from ..classifier.classification import SYMMETRIES, TITLES
     from ..classifier.classify import classify
@@ -254,11 +344,15 @@ def _judge_value(answer, expect) -> tuple[bool, str]:
     return False, f"{answer!r} is not it"
 
 
-def exercise(number: str, *answers, expect=None, activation=None, name=None, witness=None) -> Feedback:
+def exercise(number: str, *answers, expect=None, states=None, assume=(), activation=None, name=None,
+             witness=None) -> Feedback:
     """Check the answer(s) to exercise ``number``: a short :class:`Feedback`, never an exception.
 
-    ``answers``: claims or chains, with ``expect`` the verdict each should get (one, or one per answer);
-    with ``activation=`` (a name or a text in ``z``), the set of symmetries the gated layer with it keeps
+    ``answers``: claims or chains, with ``expect`` the verdict each should get (one, or one per answer), and
+    ``states`` what each must state: an equation ``(lhs, rhs)``, for a chain from an equation its premise and
+    conclusion ``((lhs, rhs), (lhs, rhs))``, or a function of no arguments that builds it from the reader's own
+    values; a list of them for several answers. An answer states it when it has the same two sides, as SymPy
+    builds them, in either order; a proof may assume only what ``assume`` gives, a refutation at least that. With ``activation=`` (a name or a text in ``z``), the set of symmetries the gated layer with it keeps
     (``"exchange"``, ``"scale_positive"``, ``"scale_nonzero"``), judged by :func:`derive.classify` (``name``: how
     the message calls it); otherwise a
     plain value, judged against ``expect`` (lists and sets as sets). ``witness``: the values a claim expected to
@@ -267,11 +361,16 @@ def exercise(number: str, *answers, expect=None, activation=None, name=None, wit
     >>> import derive
     >>> a, b = derive.real("a b")
     >>> relu = derive.activation("relu")
-    >>> print(exercise("0.2", derive.claim("doc.answer", relu(a) * b, relu(b) * a), expect="refuted",
+    >>> exchange = (relu(a) * b, relu(b) * a)
+    >>> print(exercise("0.2", derive.claim("doc.answer", *exchange), expect="refuted", states=exchange,
     ...                witness={a: 1, b: 2}))
     ✘ Exercise 0.2: not yet
       doc.answer is not refuted: at a = 1, b = 2 both sides are equal (lhs - rhs = 0): a witness must make them differ
-    >>> print(exercise("0.2", ..., expect="refuted"))
+    >>> print(exercise("0.2", derive.claim("doc.other", relu(a) + relu(-a), abs(a)).prove(), expect="refuted",
+    ...                states=exchange))
+    ✘ Exercise 0.2: not yet
+      doc.other states Max(0, -a) + Max(0, a) = Abs(a), but exercise 0.2 asks for b*Max(0, a) = a*Max(0, b)
+    >>> print(exercise("0.2", ..., expect="refuted", states=exchange))
     ✎ Exercise 0.2: not answered yet
       replace ... by your answer (a claim that should be refuted), then run the cell
     """
@@ -282,7 +381,7 @@ def exercise(number: str, *answers, expect=None, activation=None, name=None, wit
     refuse_inexact(f"exercise {number}: expect", expect)
     before = {id(s) for s in registry.statements()}
     try:
-        return _exercise(number, answers, expect, activation, name, witness)
+        return _exercise(number, answers, expect, states, tuple(assume), activation, name, witness)
     finally:  # an answer is the reader's: its claims are not the notebook's
         for st in registry.statements():
             if id(st) not in before or any(st is a for a in answers):
@@ -293,7 +392,20 @@ def exercise(number: str, *answers, expect=None, activation=None, name=None, wit
 _ORDINALS = {0: "first", 1: "second", 2: "third", 3: "fourth"}
 
 
-def _exercise(number, answers, expect, activation, name, witness) -> Feedback:
+def _goals(where, states, count) -> list:
+    """One goal per answer: ``states`` itself for one answer, a list of as many for several."""
+    if states is None:
+        raise TypeError(f"{where}: give states=, the equation the answer must state (a claim is judged by what it "
+                        f"states, not by its verdict alone)")
+    if count == 1:
+        return [states]
+    if not isinstance(states, list) or len(states) != count:
+        raise TypeError(f"{where}: states must be a list of {count} goals, one per answer, got "
+                        f"{describe.shorten(repr(states), 80)}")
+    return states
+
+
+def _exercise(number, answers, expect, states, assume, activation, name, witness) -> Feedback:
     where = f"exercise {number}"
     statements = activation is None and (any(isinstance(a, Statement) for a in answers) or _verdicts(expect))
     if statements:
@@ -301,6 +413,9 @@ def _exercise(number, answers, expect, activation, name, witness) -> Feedback:
         if len(wants) != len(answers):
             raise ValueError(f"{where}: expect gives {len(wants)} verdicts for {len(answers)} answers")
         wants = [_verdict(where, w) for w in wants]
+        goals = _goals(where, states, len(answers))
+    elif states is not None or assume:
+        raise TypeError(f"{where}: states= and assume= are for claims and chains (expect a verdict)")
     lines, oks = [], []
     for i, answer in enumerate(answers):
         if _blank(answer):
@@ -314,7 +429,8 @@ def _exercise(number, answers, expect, activation, name, witness) -> Feedback:
             lines += said
             oks.append(ok)
         elif isinstance(answer, Statement):
-            ok, said = _judge_statement(answer, wants[i], witness)
+            other = _other_statement(answer, goals[i], assume, number, wants[i])
+            ok, said = (False, other) if other else _judge_statement(answer, wants[i], witness)
             lines.append(said)
             oks.append(ok)
         elif statements:
