@@ -3257,3 +3257,131 @@ def test_a_claim_answer_without_a_goal_is_refused_in_one_line():
     with pytest.raises(TypeError, match="give states=") as info:
         derive.exercise("9.9", free("sound.ex_nogoal", *SQUARE).prove(), expect="proved")
     assert "\n" not in str(info.value)
+
+
+# -- a matrix value is of its key's shape at the instance: the sizes the mapping puts in, put into the key's shape ----
+_N = sp.Symbol("n", integer=True, positive=True)
+_NA, _NB = sp.MatrixSymbol("A", _N, _N), sp.MatrixSymbol("B", _N, _N)
+_DET = (sp.Determinant(t * _NA), t**_N * sp.Determinant(_NA))  # det(tA) = tⁿ det(A), for every n × n A
+
+
+@pytest.mark.parametrize("mapping, step", [
+    # B is still n × n: det(tB) = t² det(B) for every n (false at n = 3, B = I)
+    (lambda: {_N: 2, _NA: _NB}, lambda: (sp.Determinant(t * _NB), t**2 * sp.Determinant(_NB))),
+    # the identity of size n is no 2 × 2 matrix
+    (lambda: {_N: 2, _NA: sp.Identity(_N)}, lambda: (sp.Determinant(t * sp.Identity(_N)), t**2)),
+    # a transpose of an n × n matrix, at n := m
+    (lambda: {_N: m, _NA: _NB.T}, lambda: (sp.Determinant(t * _NB.T), t**m * sp.Determinant(_NB.T))),
+], ids=["matrix-symbol", "identity", "transpose"])
+def test_a_matrix_put_in_at_another_size_than_its_key_has_there_is_refused(mapping, step):
+    premise = free("sound.det_scale", *_DET).prove()
+    assert premise.verdict is P
+    c = chain("sound.det_scale_instance", _DET, premise=premise, expect=None)
+    with pytest.raises(ValueError, match="has shape") as info:
+        c.step(step(), rules.instantiate(mapping()))
+    assert "\n" not in str(info.value) and c.verdict is not P
+
+
+_I, _J = sp.symbols("i j", integer=True, nonnegative=True)
+
+
+@pytest.mark.parametrize("lhs, rhs, where", [
+    # trace of the identity of A's size, n = 2 (true): refuted at n = 1 when F stayed n × n
+    (lambda: sp.Trace(_NA), lambda: _N, lambda: {_N: 2, _NA: sp.FunctionMatrix(_N, _N, sp.Lambda((_I, _J), sp.KroneckerDelta(_I, _J)))}),
+    # the sum of the entries of the all-ones matrix of A's size, n = 3: 9
+    (lambda: sp.Trace(_NA * sp.OneMatrix(_N, _N)), lambda: _N**2,
+     lambda: {_N: 3, _NA: sp.FunctionMatrix(_N, _N, sp.Lambda((_I, _J), 1))}),
+    # an m × m matrix given for C, m := n + 1: C is (n + 1) × (n + 1) there, the value still m × m
+    (lambda: sp.Trace(sp.MatrixSymbol("C", m, m)), lambda: m,
+     lambda: {m: _N + 1, sp.MatrixSymbol("C", m, m): sp.FunctionMatrix(m, m, sp.Lambda((_I, _J), sp.KroneckerDelta(_I, _J)))}),
+], ids=["trace", "ones", "size-expression"])
+def test_a_matrix_definition_is_of_its_keys_shape_with_the_other_definitions_put_in(lhs, rhs, where):
+    with pytest.raises(ValueError, match="has shape") as info:
+        free("sound.where_shape", lhs(), rhs(), where=where()).decide()
+    assert "\n" not in str(info.value)
+
+
+# -- the sign of a closed number is read as an enclosure certifies it, never from SymPy's digits ---------------------
+#: exactly 0 (√(3+2√2) = 1 + √2, so it is sinh(sin(π)) = sinh(0)), which SymPy alone calls positive
+_ZERO = sp.sinh(sp.sin(sp.pi * (sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2))))
+#: exactly 0 too, which SymPy alone calls negative
+_ZERO2 = sp.sinc(sp.pi * (sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2)))
+_Z0 = sp.Symbol("z0", nonnegative=True)
+
+
+@pytest.mark.parametrize("build, wrong", [
+    # a true sign identity, refuted at x = 0, where SymPy read sign(0 + _ZERO) as 1
+    (lambda: free("sound.sign_zero", sp.sign(w + _ZERO), sp.sign(w)).refute(), R),
+    (lambda: free("sound.heaviside_zero", sp.Heaviside(w + _ZERO), sp.Heaviside(w)).refute(), R),
+    # an assumption that means w > 0, read as true at w = 0 (_ZERO2 − w < 0 with _ZERO2 "negative")
+    (lambda: free("sound.assume_zero", sp.sign(w), 1, assume=[sp.Lt(_ZERO2 - w, 0)]).refute(), R),
+    # a case decided from digits under w ≥ 0: w + _ZERO > 0 "holds" for every w ≥ 0, but not at w = 0
+    (lambda: free("sound.case_zero", sp.Piecewise((0, w + _ZERO > 0), (1, True)), 0, assume=[sp.Ge(w, 0)]).prove(), P),
+    # from a true premise, an instance SymPy reads as 1 = 0, then anything by absurd
+    (lambda: chain("sound.absurd_zero", (sp.sign(t + _ZERO), sp.sign(t)), expect=None).step(
+        (1, 0), rules.instantiate({t: 0})), P),
+    (lambda: chain("sound.absurd_zero2", (sp.sign(t + _ZERO), sp.sign(t)), expect=None).step(
+        (sp.sign(_ZERO), 0), rules.instantiate({t: 0})).step((w, 7), rules.absurd()), P),
+], ids=["sign", "heaviside", "assumption", "piecewise-case", "instance", "absurd"])
+def test_a_closed_number_that_is_zero_is_not_read_as_signed(build, wrong):
+    assert build().verdict is not wrong
+
+
+def test_a_symbol_put_in_does_not_let_sympy_read_a_closed_zero_as_positive():
+    c = chain("sound.nonnegative_zero", (sp.sign(t + _ZERO), sp.sign(t)), expect=None)
+    c.step((sp.sign(_Z0 + _ZERO), sp.sign(_Z0)), rules.instantiate({t: _Z0}))
+    assert c.verdict is P and c.conclusion[0] != 1  # not sign(z0 + 0) = 1, false at z0 = 0
+    c2 = chain("sound.nonnegative_zero2", (sp.sign(t + _ZERO), sp.sign(t)), expect=None)
+    c2.step((1, sp.sign(_Z0)), rules.instantiate({t: _Z0}))  # and 1 = sign(z0) does not follow
+    assert c2.verdict is not P
+
+
+def test_sympy_reads_a_certified_sign_as_before():
+    assert sp.sign(sp.pi - 3) == 1 and sp.sign(sp.exp(-5) - sp.Rational(1, 100)) == -1
+    assert sp.Max(sp.sqrt(2), sp.Rational(7, 5)) == sp.sqrt(2) and sp.Gt(sp.E, 2) is sp.true
+    assert sp.sign(sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2) - 1) == 0  # algebraic: SymPy's exact test
+    assert sp.sign(_ZERO).func is sp.sign  # no enclosure decides it: left as it is
+
+
+# -- an index a form binds is an integer, not what its symbol's assumptions say -------------------------------------
+_KP = sp.Symbol("k", integer=True, positive=True)
+_KN = sp.Symbol("k", integer=True, negative=True)
+_ROW = sp.MatrixSymbol("A", 1, n)
+_POLE = sp.Lambda(z, 1 / (1 + z**2))  # poles at ±i
+
+
+@pytest.mark.parametrize("index, term, count", [
+    (_KP, lambda k: sp.sqrt(k - 1) * _ROW, 1),  # its one term, k = 0, is i·A
+    (_KP, lambda k: sp.log(k) * _ROW, 2),  # k = 0 gives log(0)·A, no real matrix
+    (_KN, lambda k: sp.sqrt(-k - 1) * _ROW, 1),  # k negative by its symbol, 0 in the sum: i·A
+], ids=["positive-index", "log-at-zero", "negative-index"])
+def test_an_index_sum_is_not_read_real_from_its_index_symbols_assumptions(index, term, count):
+    from derive.layers import forms
+    from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+
+    X = forms.index_sum(index, term(index), count)
+    squared = sp.Lambda(z, 1 / (1 + z**2) ** 2)
+    c = never_proved("sound.index_sum_pole", sp.HadamardProduct(forms.elementwise(_POLE, X), forms.elementwise(_POLE, X)),
+                     ElementwiseApplyFunction(squared, X))
+    assert "needs" in c.evidence.detail
+
+
+# -- what a statement says is fixed once stated: its sides as written, its definitions, its premise, its items ------
+@pytest.mark.parametrize("attribute, value", [
+    ("shown", lambda: (RELU(a), a)),
+    ("definitions", lambda: ((m, sp.Integer(1)),)),
+    ("proves", lambda: (("5.3", "⇒"),)),
+], ids=["shown", "definitions", "proves"])
+def test_what_a_claim_states_cannot_be_changed_after_its_verdict(attribute, value):
+    c = free("sound.fixed_claim", m * (n + 1), m * n + m * 2, where={m: 0}).prove()
+    with pytest.raises(AttributeError, match="fixed once stated"):
+        setattr(c, attribute, value())
+    assert c.verdict is P and c.definitions == ((m, 0),)
+
+
+def test_a_chains_premise_cannot_be_changed_after_its_steps():
+    first = free("sound.fixed_premise", *SQUARE).prove()
+    c = chain("sound.fixed_chain", SQUARE, premise=first, expect=None).step((b**2 + 2 * a * b + a**2, (a + b) ** 2),
+                                                                            rules.instantiate({a: a}))
+    with pytest.raises(AttributeError, match="fixed once stated"):
+        c.premise = None

@@ -15,9 +15,10 @@ and ``second`` (the independent engines) at the bottom, then ``layers`` (the pap
 """
 from __future__ import annotations
 
-from .kernel import inverses
+from .kernel import inverses, signs
 
 inverses.install()  # before anything builds a matrix product: SymPy keeps the inverses it is given
+signs.install()  # before anything reads a closed number's sign: SymPy reads it certified, never from digits
 
 from .kernel import rules
 from .kernel.chains import Chain, chain, conclusions

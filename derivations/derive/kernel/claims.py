@@ -53,7 +53,8 @@ def _expect(where, expect):
 
 
 #: attributes fixed once set: changing what was stated would leave a verdict about something else
-_FIXED = frozenset({"identifier", "lhs", "rhs", "start", "statement", "uses"})
+_FIXED = frozenset({"identifier", "lhs", "rhs", "start", "statement", "uses", "shown", "definitions", "premise",
+                    "equations", "_assume", "paper", "proves"})
 
 
 def _paper(where, paper) -> tuple[str, ...]:
@@ -668,6 +669,13 @@ def definitions_of(at, where, lhs, rhs) -> tuple:
     if not isinstance(where, dict) or not where:
         raise TypeError(f"{at}: where must be a non-empty dict of what symbols or functions stand for, got {where!r:.60}")
     present = lhs.free_symbols | rhs.free_symbols | {f.func for f in (lhs.atoms(AppliedUndef) | rhs.atoms(AppliedUndef))}
+    sizes = {}  # what the symbols stand for, put into a matrix symbol's shape (each value is checked below)
+    for key, value in where.items():
+        if isinstance(key, sp.Symbol):
+            try:
+                sizes[key] = sp.sympify(value, strict=True)
+            except (sp.SympifyError, TypeError):
+                pass
     out = []
     for key, value in where.items():
         if isinstance(key, sp.Lambda) and isinstance(key.expr, AppliedUndef) and key.expr.args == key.variables:
@@ -684,7 +692,7 @@ def definitions_of(at, where, lhs, rhs) -> tuple:
                 raise ValueError(f"{at}: where[{key.__name__}] is a Lambda of {len(value.variables)} variables, but "
                                  f"{key.__name__} is applied to {', '.join(map(str, sorted(arities)))}")
         elif isinstance(key, sp.MatrixSymbol):  # a matrix of the sides: an explicit matrix or a FunctionMatrix
-            value = _matrix_definition(at, key, value)
+            value = _matrix_definition(at, key, value, sizes)
         else:
             raise TypeError(f"{at}: where names symbols, matrix symbols or undefined functions, got {key!r:.60}")
         if key not in present:
@@ -695,9 +703,11 @@ def definitions_of(at, where, lhs, rhs) -> tuple:
     return tuple(out)
 
 
-def _matrix_definition(at, key, value):
+def _matrix_definition(at, key, value, sizes):
     """``value`` as the definition of the matrix symbol ``key``: an explicit matrix or a ``FunctionMatrix`` of
-    ``key``'s shape whose entries are known to be real (a matrix symbol stands for a real matrix)."""
+    ``key``'s shape, with the definitions of symbols ``sizes`` put in, whose entries are known to be real (a matrix
+    symbol stands for a real matrix). The definitions are put into everything but the values themselves, so
+    ``where={n: 2, A: F}`` makes ``A`` a 2 x 2 matrix, which an n x n ``F`` is not."""
     if isinstance(value, sp.MatrixBase):
         value, entries = sp.ImmutableMatrix(value), list(value)
     elif isinstance(value, sp.FunctionMatrix) and isinstance(value.lamda, sp.Lambda) and len(value.lamda.variables) == 2:
@@ -705,8 +715,10 @@ def _matrix_definition(at, key, value):
         entries = [value.lamda(i, j)]
     else:
         raise TypeError(f"{at}: where[{key}] must be an explicit matrix or a FunctionMatrix, got {type(value).__name__}")
-    if any(sp.expand(sp.sympify(a) - sp.sympify(b)) != 0 for a, b in zip(value.shape, key.shape)):
-        raise ValueError(f"{at}: where[{key}] has shape {sp.sstr(value.shape)}, {key} has shape {sp.sstr(key.shape)}")
+    shape = tuple(sp.sympify(size).xreplace(sizes) for size in key.shape)
+    if any(sp.expand(sp.sympify(a) - sp.sympify(b)) != 0 for a, b in zip(value.shape, shape)):
+        told = f" where {', '.join(f'{k} = {v}' for k, v in sizes.items())}" if shape != key.shape else ""
+        raise ValueError(f"{at}: where[{key}] has shape {sp.sstr(value.shape)}, {key} has shape {sp.sstr(shape)}{told}")
     for e in entries:
         if not (isinstance(e, sp.Expr) and _wellformed.real(e)):
             raise ValueError(f"{at}: where[{key}] has the entry {sp.sstr(e)[:40]}, not known to be real")

@@ -710,13 +710,19 @@ def _same_shape(u, v) -> bool:
     return len(u) == len(v) and all(sp.expand(sp.sympify(x) - sp.sympify(y)) == 0 for x, y in zip(u, v))
 
 
-def _matrix_value_problem(key, value) -> str | None:
-    """Why ``value`` is no instance of the matrix variable ``key`` (a real matrix of its shape); ``None`` if it is."""
+def _matrix_value_problem(key, value, sizes) -> str | None:
+    """Why ``value`` is no instance of the matrix variable ``key`` (a real matrix of its shape); ``None`` if it is.
+
+    ``sizes``: the mapping's values of symbols, put into ``key``'s shape as they are put into everything else but
+    the values themselves (``{n: 2, A: B}`` makes ``A`` a 2 x 2 matrix, which an n x n ``B`` is not).
+    """
     name = sp.sstr(key)
     if not isinstance(value, (sp.MatrixBase, MatrixExpr)):
         return f"{name} := {value!r:.60} is not a matrix"
-    if not _same_shape(value.shape, key.shape):
-        return f"{name} := {sp.sstr(value)[:60]} has shape {sp.sstr(value.shape)}, {name} has shape {sp.sstr(key.shape)}"
+    shape = tuple(sp.sympify(size).xreplace(sizes) for size in key.shape)
+    if not _same_shape(value.shape, shape):
+        at = f" at this instance ({name} is {sp.sstr(key.shape)})" if shape != key.shape else ""
+        return f"{name} := {sp.sstr(value)[:60]} has shape {sp.sstr(value.shape)}, {name} has shape {sp.sstr(shape)}{at}"
     return _real_matrix_problem(name, value, value)
 
 
@@ -757,8 +763,9 @@ def _matrix_mapping(where, mapping) -> set:
     if not isinstance(mapping, dict):
         return set()
     keys = {k for k in mapping if isinstance(k, sp.MatrixSymbol)}
+    sizes = {k: sp.sympify(v) for k, v in mapping.items() if isinstance(k, sp.Symbol)}
     for k in sorted(keys, key=sp.default_sort_key):
-        problem = _matrix_value_problem(k, mapping[k])
+        problem = _matrix_value_problem(k, mapping[k], sizes)
         if problem is not None:
             raise ValueError(f"{where}: {problem}")
     return keys

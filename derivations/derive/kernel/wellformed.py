@@ -535,7 +535,10 @@ def _real_matrix(expr) -> bool:
         return all(_real_matrix(block) for block in expr.blocks)
     kept = (sp.MatMul, sp.MatAdd, sp.Transpose, sp.Inverse, HadamardProduct, KroneckerProduct)
     if isinstance(expr, kept) or getattr(expr, "real_parts", None) is not None:
-        return all(_real_part(a) for a in expr.args)
+        # an index the form binds is read as an integer, not as its symbol's assumptions say (k positive, where
+        # the sum runs from 0, would make √(k − 1) real at every term it takes)
+        bound = {b: sp.Dummy(b.name, integer=True) for b in getattr(expr, "bound_symbols", ()) or ()}
+        return all(_real_part(a.xreplace(bound) if bound else a) for a in expr.args)
     return False
 
 

@@ -486,6 +486,11 @@ class IndexSum(MatrixExpr):
         index, term, count = self.args
         return (term.free_symbols - {index}) | count.free_symbols
 
+    @property
+    def bound_symbols(self):
+        """The index, which the sum binds (what a reading of its term may assume of it: an integer)."""
+        return (self.args[0],)
+
     def _entry(self, i, j, **kwargs):
         index, term, count = self.args
         return sp.Sum(term[i, j], (index, 0, count - 1))

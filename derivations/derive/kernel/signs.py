@@ -1,0 +1,108 @@
+"""The sign of a closed number, as the kernel lets SymPy read it: certified by an enclosure, or not read at all.
+
+SymPy decides whether a closed number is positive, negative or zero from two digits of its value
+(``Expr._eval_is_extended_positive_negative``), and compares two closed numbers the same way (``_n2`` in
+``sympy.core.relational``). Digits can lie where a number is exactly zero but not written as zero:
+``sinh(sin(π(√(3+2√2) − √2)))`` is ``sinh(sin(π)) = 0``, yet SymPy calls it positive, so ``sign`` of it is 1,
+``Heaviside`` of it is 1, ``x + it > 0`` holds for every ``x ≥ 0``, and a ``Piecewise`` takes the branch whose
+condition it makes true. A value jumps there, and a verdict read from it is wrong.
+
+While derive is imported (:func:`install`), both read a closed number by
+:func:`derive.kernel.certify.excluding_zero` instead: positive or negative where an ``arb`` ball certifies it, not
+real where an ``acb`` box's imaginary part excludes zero, zero where SymPy's own exact test says so (the minimal
+polynomial of an algebraic number), and unknown otherwise: ``sign`` of the number above stays ``sign(…)``. It is
+done for the whole process, not around the kernel's work, since SymPy keeps what it once read of an expression on
+the expression itself. A number whose sign SymPy read right from digits, and an enclosure certifies, reads the
+same; only a number no enclosure decides (zero, or a function ``arb`` does not evaluate) reads as unknown.
+"""
+from __future__ import annotations
+
+import functools
+
+import sympy as sp
+from sympy.core import relational
+from sympy.core.expr import Expr
+
+from .certify import excluding_zero
+
+__all__ = ["closed_sign", "install"]
+
+_reading: set = set()  # the numbers being read now: one met again inside its own reading is unknown
+
+
+@functools.lru_cache(maxsize=8192)
+def _sign(number):
+    if number.is_Rational:
+        return (number > 0) - (number < 0)
+    found = excluding_zero(number)
+    if found is not None:
+        box, method = found
+        if method.startswith("arb"):
+            return 1 if box > 0 else -1
+        if box.imag > 0 or box.imag < 0:
+            return "not real"
+        return None
+    if not number.has(sp.Function) and number.is_algebraic:
+        from sympy.polys.numberfields import minimal_polynomial
+        from sympy.polys.polyerrors import NotAlgebraic
+
+        try:
+            if minimal_polynomial(number).is_Symbol:  # x: the number is exactly 0
+                return 0
+        except (NotAlgebraic, NotImplementedError, ValueError):
+            pass
+    return None
+
+
+def closed_sign(number):
+    """``1``, ``-1`` or ``0`` for a closed real number whose sign is certain, ``"not real"`` for one certainly off
+    the real line, ``None`` when neither an enclosure nor an exact test tells.
+
+    >>> import sympy as sp
+    >>> zero = sp.sinh(sp.sin(sp.pi * (sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2))))
+    >>> closed_sign(sp.pi - 3), closed_sign(zero), closed_sign(sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2) - 1)
+    (1, None, 0)
+    """
+    if number in _reading:
+        return None
+    _reading.add(number)
+    try:
+        return _sign(number)
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return None
+    finally:
+        _reading.discard(number)
+
+
+def _positive_negative(self, positive):
+    """``Expr._eval_is_extended_positive_negative``, read from a certified sign."""
+    if not self.is_number:
+        return None
+    sign = closed_sign(self)
+    if sign == "not real":
+        return False
+    if sign is None:
+        return None
+    return sign == (1 if positive else -1)
+
+
+def _difference(a, b):
+    """``relational._n2``: the difference of two comparable numbers, as a number of its certified sign."""
+    if not (a.is_comparable and b.is_comparable):
+        return None
+    difference = a - b
+    if difference.is_Number:  # exact, or ±∞ (NaN compares with nothing)
+        return difference if difference.is_comparable else None
+    sign = closed_sign(difference)
+    return sp.Integer(sign) if sign in (1, -1, 0) else None
+
+
+def install():
+    """Make SymPy read the sign of a closed number only as :func:`closed_sign` certifies it (done once, when derive
+    is imported; SymPy's own functions stay reachable as ``.sympy`` on the replacements)."""
+    if getattr(relational._n2, "sympy", None) is not None:
+        return
+    _positive_negative.sympy = Expr._eval_is_extended_positive_negative
+    _difference.sympy = relational._n2
+    Expr._eval_is_extended_positive_negative = _positive_negative
+    relational._n2 = _difference
