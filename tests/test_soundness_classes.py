@@ -3313,6 +3313,10 @@ _Z0 = sp.Symbol("z0", nonnegative=True)
     # a true sign identity, refuted at x = 0, where SymPy read sign(0 + _ZERO) as 1
     (lambda: free("sound.sign_zero", sp.sign(w + _ZERO), sp.sign(w)).refute(), R),
     (lambda: free("sound.heaviside_zero", sp.Heaviside(w + _ZERO), sp.Heaviside(w)).refute(), R),
+    # a ceiling taken from digits: ceiling(0 + _ZERO) "is" 1
+    (lambda: free("sound.ceiling_zero", sp.ceiling(w + _ZERO), sp.ceiling(w)).refute(), R),
+    (lambda: chain("sound.ceiling_instance", (sp.ceiling(t + _ZERO), sp.ceiling(t)), expect=None).step(
+        (1, 0), rules.instantiate({t: 0})), P),
     # an assumption that means w > 0, read as true at w = 0 (_ZERO2 − w < 0 with _ZERO2 "negative")
     (lambda: free("sound.assume_zero", sp.sign(w), 1, assume=[sp.Lt(_ZERO2 - w, 0)]).refute(), R),
     # a case decided from digits under w ≥ 0: w + _ZERO > 0 "holds" for every w ≥ 0, but not at w = 0
@@ -3322,7 +3326,7 @@ _Z0 = sp.Symbol("z0", nonnegative=True)
         (1, 0), rules.instantiate({t: 0})), P),
     (lambda: chain("sound.absurd_zero2", (sp.sign(t + _ZERO), sp.sign(t)), expect=None).step(
         (sp.sign(_ZERO), 0), rules.instantiate({t: 0})).step((w, 7), rules.absurd()), P),
-], ids=["sign", "heaviside", "assumption", "piecewise-case", "instance", "absurd"])
+], ids=["sign", "heaviside", "ceiling", "ceiling-instance", "assumption", "piecewise-case", "instance", "absurd"])
 def test_a_closed_number_that_is_zero_is_not_read_as_signed(build, wrong):
     assert build().verdict is not wrong
 
@@ -3340,7 +3344,9 @@ def test_sympy_reads_a_certified_sign_as_before():
     assert sp.sign(sp.pi - 3) == 1 and sp.sign(sp.exp(-5) - sp.Rational(1, 100)) == -1
     assert sp.Max(sp.sqrt(2), sp.Rational(7, 5)) == sp.sqrt(2) and sp.Gt(sp.E, 2) is sp.true
     assert sp.sign(sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2) - 1) == 0  # algebraic: SymPy's exact test
-    assert sp.sign(_ZERO).func is sp.sign  # no enclosure decides it: left as it is
+    assert sp.sign(sp.zeta(3)) == 1 and sp.Max(sp.li(3), 1) == sp.li(3) and sp.sign(sp.EulerGamma - sp.Rational(1, 2)) == 1
+    assert sp.floor(10 * sp.pi) == 31 and sp.ceiling(sp.sqrt(2)) == 2 and sp.floor(-sp.exp(3)) == -21
+    assert sp.sign(_ZERO).func is sp.sign and sp.ceiling(_ZERO).func is sp.ceiling  # no enclosure decides them
 
 
 # -- an index a form binds is an integer, not what its symbol's assumptions say -------------------------------------

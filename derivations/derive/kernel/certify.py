@@ -114,6 +114,26 @@ _UNARY = {
     sp.gamma: lambda b: b.gamma(),  # (at a ball about a pole, not finite)
     sp.Abs: abs,
     sp.sign: lambda b: b.sgn(),
+    sp.sinc: lambda b: b.sinc(),  # sin(x)/x, as SymPy's
+    sp.asin: lambda b: b.asin(),  # (off [-1, 1], not finite)
+    sp.acos: lambda b: b.acos(),
+    sp.acosh: lambda b: b.acosh(),
+    sp.atanh: lambda b: b.atanh(),
+    sp.sec: lambda b: b.sec(),
+    sp.csc: lambda b: b.csc(),
+    sp.cot: lambda b: b.cot(),
+    sp.coth: lambda b: b.coth(),
+    sp.sech: lambda b: b.sech(),
+    sp.csch: lambda b: b.csch(),
+    sp.erfi: lambda b: b.erfi(),
+    sp.li: lambda b: b.li(),
+}
+
+#: named constants ``arb`` encloses (π and e are read first)
+_CONSTANTS = {
+    sp.EulerGamma: lambda: flint.arb.const_euler(),
+    sp.Catalan: lambda: flint.arb.const_catalan(),
+    sp.GoldenRatio: lambda: (1 + flint.arb(5).sqrt()) / 2,
 }
 
 
@@ -129,6 +149,10 @@ def _arb(e):
         return flint.arb.pi()
     if e is sp.E:
         return flint.arb.const_e()
+    if e in _CONSTANTS:
+        return _CONSTANTS[e]()
+    if isinstance(e, sp.zeta) and len(e.args) == 1:  # Riemann's (not Hurwitz's)
+        return _arb(e.args[0]).zeta()
     if isinstance(e, sp.Add):
         return functools.reduce(operator.add, (_arb(a) for a in e.args))
     if isinstance(e, sp.Mul):
@@ -161,7 +185,8 @@ def _arb(e):
 _COMPLEX_UNARY = {
     sp.exp: "exp", sp.log: "log", sp.erf: "erf", sp.erfc: "erfc", sp.tanh: "tanh", sp.sinh: "sinh",
     sp.cosh: "cosh", sp.sin: "sin", sp.cos: "cos", sp.tan: "tan", sp.atan: "atan", sp.asinh: "asinh",
-    sp.gamma: "gamma",
+    sp.gamma: "gamma", sp.sinc: "sinc", sp.sec: "sec", sp.csc: "csc", sp.cot: "cot", sp.coth: "coth", sp.sech: "sech",
+    sp.csch: "csch", sp.erfi: "erfi",
 }
 
 
@@ -169,7 +194,7 @@ def _acb(e):
     """Enclose a closed SymPy constant, possibly not real, in an ``acb`` box at the current precision."""
     if e is sp.I:
         return flint.acb(0, 1)
-    if e.is_Rational or e is sp.pi or e is sp.E or isinstance(e, sp.Float):
+    if e.is_Rational or e is sp.pi or e is sp.E or e in _CONSTANTS or isinstance(e, sp.Float):
         return flint.acb(_arb(e))
     if isinstance(e, sp.Add):
         return functools.reduce(operator.add, (_acb(a) for a in e.args))

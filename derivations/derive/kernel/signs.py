@@ -1,13 +1,13 @@
 """The sign of a closed number, as the kernel lets SymPy read it: certified by an enclosure, or not read at all.
 
 SymPy decides whether a closed number is positive, negative or zero from two digits of its value
-(``Expr._eval_is_extended_positive_negative``), and compares two closed numbers the same way (``_n2`` in
-``sympy.core.relational``). Digits can lie where a number is exactly zero but not written as zero:
+(``Expr._eval_is_extended_positive_negative``), compares two closed numbers the same way (``_n2`` in
+``sympy.core.relational``), and takes a floor or ceiling from digits too (``get_integer_part``). Digits can lie where a number is exactly zero but not written as zero:
 ``sinh(sin(π(√(3+2√2) − √2)))`` is ``sinh(sin(π)) = 0``, yet SymPy calls it positive, so ``sign`` of it is 1,
 ``Heaviside`` of it is 1, ``x + it > 0`` holds for every ``x ≥ 0``, and a ``Piecewise`` takes the branch whose
 condition it makes true. A value jumps there, and a verdict read from it is wrong.
 
-While derive is imported (:func:`install`), both read a closed number by
+While derive is imported (:func:`install`), all three read a closed number by
 :func:`derive.kernel.certify.excluding_zero` instead: positive or negative where an ``arb`` ball certifies it, not
 real where an ``acb`` box's imaginary part excludes zero, zero where SymPy's own exact test says so (the minimal
 polynomial of an algebraic number), and unknown otherwise: ``sign`` of the number above stays ``sign(…)``. It is
@@ -22,8 +22,9 @@ import functools
 import sympy as sp
 from sympy.core import relational
 from sympy.core.expr import Expr
+from sympy.functions.elementary import integers
 
-from .certify import excluding_zero
+from .certify import Undecided, enclose_complex, excluding_zero
 
 __all__ = ["closed_sign", "install"]
 
@@ -97,6 +98,25 @@ def _difference(a, b):
     return sp.Integer(sign) if sign in (1, -1, 0) else None
 
 
+def _integer_part(expr, no, options, return_ints=False):
+    """``evalf.get_integer_part`` (the ceiling, ``no = 1``, or floor, ``no = -1``, of a closed number), kept only
+    where an enclosure certifies it: SymPy's ``ceiling(c)`` is 1 for the zero ``c`` above, from its digits."""
+    from sympy.core.evalf import PrecisionExhausted
+
+    found = _integer_part.sympy(expr, no, options, return_ints=return_ints)
+    real, imag = found if return_ints else (int(found[0] or 0), int(found[1] or 0))
+    try:
+        box = enclose_complex(expr, 128)
+    except (Undecided, TypeError, ValueError, ArithmeticError):
+        raise PrecisionExhausted("no enclosure of the number") from None
+    for part, whole in ((box.real, real), (box.imag, imag)):
+        low, high = (whole - 1, whole) if no == 1 else (whole, whole + 1)  # ceiling: (n − 1, n]; floor: [n, n + 1)
+        inside = (part > low and part <= high) if no == 1 else (part >= low and part < high)
+        if not (part.is_finite() and inside):
+            raise PrecisionExhausted("the integer part is not certain")
+    return found
+
+
 def install():
     """Make SymPy read the sign of a closed number only as :func:`closed_sign` certifies it (done once, when derive
     is imported; SymPy's own functions stay reachable as ``.sympy`` on the replacements)."""
@@ -104,5 +124,7 @@ def install():
         return
     _positive_negative.sympy = Expr._eval_is_extended_positive_negative
     _difference.sympy = relational._n2
+    _integer_part.sympy = integers.get_integer_part
     Expr._eval_is_extended_positive_negative = _positive_negative
     relational._n2 = _difference
+    integers.get_integer_part = _integer_part
