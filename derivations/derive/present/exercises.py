@@ -9,9 +9,10 @@ check, ``derive.exercise("5.1", answer, expect="proved")``. The check says one o
   (``no strategy reduced lhs - rhs to zero; tried: structural, expand, sign-split, rational, simplify``).
 
 An answer is a claim or a chain, judged by what it states and by its verdict: it must state the equation the
-exercise names (``states=``: the same two sides as SymPy builds them, in either order) under no assumption the exercise does
-not give (``assume=``), and get the verdict ``expect`` names. A set of the symmetries an activation keeps (``activation=``: judged by :func:`derive.classify`), or a plain value
-(a number, an expression, a text or a list of them, judged against ``expect`` as SymPy reads it). Answers are
+exercise names (``states=``: the same two sides as SymPy builds them, in either order) under no assumption the
+exercise does not give (``assume=``), and get the verdict ``expect`` names. An answer may also be a set of the
+symmetries an activation keeps (``activation=``: judged by :func:`derive.classify`), or a plain value (a number,
+an expression, a text or a list of them, judged against ``expect`` as SymPy reads it). Answers are
 the reader's, not the suite's: the claims an answer makes are left out of the notebook's claim table.
 
 In IPython, :func:`install` (run when ``derive`` is imported in a shell, and by the forked kernels) shows an
@@ -352,11 +353,11 @@ def exercise(number: str, *answers, expect=None, states=None, assume=(), activat
     ``states`` what each must state: an equation ``(lhs, rhs)``, for a chain from an equation its premise and
     conclusion ``((lhs, rhs), (lhs, rhs))``, or a function of no arguments that builds it from the reader's own
     values; a list of them for several answers. An answer states it when it has the same two sides, as SymPy
-    builds them, in either order; a proof may assume only what ``assume`` gives, a refutation at least that. With ``activation=`` (a name or a text in ``z``), the set of symmetries the gated layer with it keeps
+    builds them, in either order; a proof may assume only what ``assume`` gives, a refutation at least that. With
+    ``activation=`` (a name or a text in ``z``), the set of symmetries the gated layer with it keeps
     (``"exchange"``, ``"scale_positive"``, ``"scale_nonzero"``), judged by :func:`derive.classify` (``name``: how
-    the message calls it); otherwise a
-    plain value, judged against ``expect`` (lists and sets as sets). ``witness``: the values a claim expected to
-    be refuted is refuted at. An answer still ``...`` (or ``None``) is not judged: the check says what to fill in.
+    the message calls it); otherwise a plain value, judged against ``expect`` (lists and sets as sets).
+    ``witness``: the values a claim expected to be refuted is refuted at. An answer still ``...`` (or ``None``) is not judged: the check says what to fill in.
 
     >>> import derive
     >>> a, b = derive.real("a b")
