@@ -5,7 +5,8 @@ SymPy decides whether a closed number is positive, negative or zero from two dig
 ``sympy.core.relational``), and takes a floor or ceiling from digits too (``get_integer_part``). Digits can lie
 where a number is exactly zero but not written as zero: ``sinh(sin(π(√(3+2√2) − √2)))`` is ``sinh(sin(π)) = 0``,
 yet SymPy calls it positive, so ``sign`` of it is 1, ``Heaviside`` and ``ceiling`` of it are 1, ``x + it > 0``
-holds for every ``x ≥ 0``, and a ``Piecewise`` takes the branch whose condition it makes true. A value jumps there, and a verdict read from it is wrong.
+holds for every ``x ≥ 0``, and a ``Piecewise`` takes the branch whose condition it makes true. A value jumps
+there, and a verdict read from it is wrong.
 
 While derive is imported (:func:`install`), all three read a closed number by
 :func:`derive.kernel.certify.excluding_zero` instead: positive or negative where an ``arb`` ball certifies it, not

@@ -357,7 +357,8 @@ def exercise(number: str, *answers, expect=None, states=None, assume=(), activat
     ``activation=`` (a name or a text in ``z``), the set of symmetries the gated layer with it keeps
     (``"exchange"``, ``"scale_positive"``, ``"scale_nonzero"``), judged by :func:`derive.classify` (``name``: how
     the message calls it); otherwise a plain value, judged against ``expect`` (lists and sets as sets).
-    ``witness``: the values a claim expected to be refuted is refuted at. An answer still ``...`` (or ``None``) is not judged: the check says what to fill in.
+    ``witness``: the values a claim expected to be refuted is refuted at. An answer still ``...`` (or ``None``) is
+    not judged: the check says what to fill in.
 
     >>> import derive
     >>> a, b = derive.real("a b")
