@@ -3391,3 +3391,38 @@ def test_a_chains_premise_cannot_be_changed_after_its_steps():
                                                                             rules.instantiate({a: a}))
     with pytest.raises(AttributeError, match="fixed once stated"):
         c.premise = None
+
+
+# -- SymPy's other readings of a closed number from digits: a relation in simplify, equals (int, Mod), and a sum
+# -- bounded through a number that is not the object 0 (_monotonic_sign) -------------------------------------------
+_NPOS = sp.Symbol("n", integer=True, positive=True)
+
+
+@pytest.mark.parametrize("build, wrong", [
+    # simplify decided _ZERO > 0, Eq(_ZERO, 0) and Ne(_ZERO, 0) from two digits of _ZERO
+    (lambda: free("sound.simplify_gt", sp.Piecewise((w, _ZERO > 0), (0, True)), w).prove(), P),
+    (lambda: free("sound.simplify_eq", sp.Piecewise((w, sp.Eq(_ZERO, 0)), (0, True)), 0).prove(), P),
+    (lambda: free("sound.simplify_ne", sp.Piecewise((w, sp.Ne(_ZERO, 0)), (0, True)), w).prove(), P),
+    (lambda: chain("sound.simplify_step", (sp.Piecewise((1, sp.Eq(_ZERO, 0)), (0, True)), 1), expect=None).step(
+        (0, 1), rules.simplify), P),
+    # Mod(1 + _ZERO, 1) was 1 + _ZERO: int() read 1 + _ZERO as not 1 by equals, from digits
+    (lambda: free("sound.mod_zero", sp.Mod(w + _ZERO, 1), sp.Mod(w, 1)).refute(), R),
+    (lambda: free("sound.mod_zero_two", sp.Mod(w + _ZERO, 2), sp.Mod(w, 2)).refute(), R),
+    # n − 1 + |_ZERO| is positive to SymPy for a positive integer n: |_ZERO| is not the object 0
+    (lambda: chain("sound.monotonic", (sp.sign(t + abs(_ZERO)), sp.sign(t)), expect=None).step(
+        (1, sp.sign(_NPOS - 1)), rules.instantiate({t: _NPOS - 1})), P),
+    (lambda: free("sound.monotonic_where", SIGMA(_NPOS - 1 + abs(_ZERO)), 1,
+                  where={SIGMA: sp.Lambda(z, sp.sign(z))}).prove(), P),
+    (lambda: free("sound.monotonic_heaviside", sp.Heaviside(_NPOS - 1 + abs(_ZERO)) - 1, 0).prove(), P),
+], ids=["gt", "eq", "ne", "simplify-rule", "mod", "mod-two", "monotonic-instance", "monotonic-where",
+        "monotonic-heaviside"])
+def test_a_closed_zero_is_not_read_as_nonzero_by_sympys_other_readings(build, wrong):
+    assert build().verdict is not wrong
+
+
+# -- a difference too small for a numeric check, of a function the enclosures cover: refuted, never "checked" --------
+@pytest.mark.parametrize("f", [sp.Si, sp.Shi, sp.fresnels, sp.Ci], ids=["Si", "Shi", "fresnels", "Ci"])
+def test_a_tiny_difference_of_an_enclosed_function_is_refuted_not_checked(f):
+    c = free(f"sound.tiny_{f.__name__}", a + f(a**2 + 1) / sp.Integer(10) ** 30, a)
+    c.check()
+    assert c.verdict is R, c.evidence.detail

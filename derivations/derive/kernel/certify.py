@@ -127,6 +127,13 @@ _UNARY = {
     sp.csch: lambda b: b.csch(),
     sp.erfi: lambda b: b.erfi(),
     sp.li: lambda b: b.li(),
+    sp.Si: lambda b: b.si(),
+    sp.Ci: lambda b: b.ci(),  # (off the positive reals, not finite: SymPy's value there is not real)
+    sp.Shi: lambda b: b.shi(),
+    sp.Chi: lambda b: b.chi(),
+    sp.Ei: lambda b: b.ei(),
+    sp.fresnels: lambda b: b.fresnel_s(normalized=True),  # ∫ sin(π t²/2), as SymPy's
+    sp.fresnelc: lambda b: b.fresnel_c(normalized=True),
 }
 
 #: named constants ``arb`` encloses (π and e are read first)

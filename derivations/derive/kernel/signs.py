@@ -2,26 +2,30 @@
 
 SymPy decides whether a closed number is positive, negative or zero from two digits of its value
 (``Expr._eval_is_extended_positive_negative``), compares two closed numbers the same way (``_n2`` in
-``sympy.core.relational``), and takes a floor or ceiling from digits too (``get_integer_part``). Digits can lie
+``sympy.core.relational``), and takes a floor or ceiling from digits too (``get_integer_part``), as it does
+whether two closed numbers are equal (``Expr.equals``) and a relation between them (``Relational._eval_simplify``,
+in ``simplify``). Digits can lie
 where a number is exactly zero but not written as zero: ``sinh(sin(π(√(3+2√2) − √2)))`` is ``sinh(sin(π)) = 0``,
 yet SymPy calls it positive, so ``sign`` of it is 1, ``Heaviside`` and ``ceiling`` of it are 1, ``x + it > 0``
 holds for every ``x ≥ 0``, and a ``Piecewise`` takes the branch whose condition it makes true. A value jumps
 there, and a verdict read from it is wrong.
 
-While derive is imported (:func:`install`), all three read a closed number by
+While derive is imported (:func:`install`), each reads a closed number by
 :func:`derive.kernel.certify.excluding_zero` instead: positive or negative where an ``arb`` ball certifies it, not
 real where an ``acb`` box's imaginary part excludes zero, zero where SymPy's own exact test says so (the minimal
 polynomial of an algebraic number), and unknown otherwise: ``sign`` of the number above stays ``sign(…)``. It is
 done for the whole process, not around the kernel's work, since SymPy keeps what it once read of an expression on
 the expression itself. A number whose sign SymPy read right from digits, and an enclosure certifies, reads the
 same; only a number no enclosure decides (zero, or a function ``arb`` does not evaluate) reads as unknown.
+``_monotonic_sign`` (how SymPy bounds a sum with symbols) takes such a number for nonzero because it is not the
+object 0, so it is not asked about an expression that holds one.
 """
 from __future__ import annotations
 
 import functools
 
 import sympy as sp
-from sympy.core import relational
+from sympy.core import exprtools, relational
 from sympy.core.expr import Expr
 from sympy.functions.elementary import integers
 
@@ -118,6 +122,52 @@ def _integer_part(expr, no, options, return_ints=False):
     return found
 
 
+def _equals(self, other, failing_expression=False):
+    """``Expr.equals``, whose "not equal" for two closed numbers is kept only where an enclosure certifies their
+    difference nonzero: SymPy reads it from digits at a random point (``c.equals(0)`` is False for the zero ``c``
+    above), and ``int``, ``Mod`` and ``simplify`` act on that reading."""
+    found = _equals.sympy(self, other, failing_expression=failing_expression)
+    if found is False:
+        try:
+            difference = self - sp.sympify(other)
+        except (TypeError, ValueError, sp.SympifyError):
+            return found
+        if isinstance(difference, Expr) and difference.is_number and closed_sign(difference) not in (1, -1, "not real"):
+            return difference if failing_expression else None
+    return found
+
+
+def _relation_simplify(self, **kwargs):
+    """``Relational._eval_simplify``, which decides a relation between two closed real numbers from two digits of
+    their difference: here it is decided only as :func:`closed_sign` certifies it, and otherwise left as it is."""
+    lhs, rhs = self.args[:2]
+    if isinstance(lhs, Expr) and isinstance(rhs, Expr):
+        difference = lhs - rhs
+        if difference.is_number and difference.is_comparable:
+            relation = self.func(*[side.simplify(**kwargs) for side in self.args])
+            if not relation.is_Relational:
+                return relation
+            sign = closed_sign(relation.lhs - relation.rhs)
+            if sign in (1, -1, 0):
+                return relation.func._eval_relation(sp.Integer(sign), sp.S.Zero)
+            return relation
+    return _relation_simplify.sympy(self, **kwargs)
+
+
+def _uncertain(expr) -> bool:
+    """Whether ``expr`` holds a closed number whose sign no enclosure certifies (a zero not written as 0)."""
+    return any(not node.is_Atom and isinstance(node, Expr) and node.is_number and closed_sign(node) is None
+               for node in sp.preorder_traversal(expr))
+
+
+def _monotonic(self):
+    """``exprtools._monotonic_sign``, which takes a closed number that is not the object 0 for nonzero (``if y:``):
+    ``n − 1 + |c|`` is positive to it for a positive integer n. Not asked where such a number is in ``self``."""
+    if _uncertain(self):
+        return None
+    return _monotonic.sympy(self)
+
+
 def install():
     """Make SymPy read the sign of a closed number only as :func:`closed_sign` certifies it (done once, when derive
     is imported; SymPy's own functions stay reachable as ``.sympy`` on the replacements)."""
@@ -126,6 +176,12 @@ def install():
     _positive_negative.sympy = Expr._eval_is_extended_positive_negative
     _difference.sympy = relational._n2
     _integer_part.sympy = integers.get_integer_part
+    _equals.sympy = Expr.equals
+    _relation_simplify.sympy = relational.Relational._eval_simplify
+    _monotonic.sympy = exprtools._monotonic_sign
     Expr._eval_is_extended_positive_negative = _positive_negative
     relational._n2 = _difference
     integers.get_integer_part = _integer_part
+    Expr.equals = _equals
+    relational.Relational._eval_simplify = _relation_simplify
+    exprtools._monotonic_sign = _monotonic
