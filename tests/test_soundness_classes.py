@@ -3426,3 +3426,24 @@ def test_a_tiny_difference_of_an_enclosed_function_is_refuted_not_checked(f):
     c = free(f"sound.tiny_{f.__name__}", a + f(a**2 + 1) / sp.Integer(10) ** 30, a)
     c.check()
     assert c.verdict is R, c.evidence.detail
+
+
+# -- a function of a value off the real line is not enclosed as a real: sgn and sinc of a NaN ball are finite ---------
+_CUBE = (-1) ** sp.Rational(1, 3)  # ½ + i√3/2 on SymPy's principal branch
+_UC = sp.Symbol("uc")  # complex
+
+
+@pytest.mark.parametrize("build, wrong", [
+    # |2 + sign(z)|² = (2 + sign(z))² read as if 2 + sign(z) were a positive real
+    (lambda: free("sound.offreal_sign", abs(2 + sp.sign(_CUBE)) ** 2, sp.expand((2 + sp.sign(_CUBE)) ** 2)).prove(), P),
+    (lambda: free("sound.offreal_sinc", abs(2 + sp.sinc(_CUBE)) ** 2, sp.expand((2 + sp.sinc(_CUBE)) ** 2)).prove(), P),
+    (lambda: free("sound.offreal_asin", abs(2 + sp.sign(sp.asin(2))) * a, 2 * a + sp.sign(sp.asin(2)) * a).prove(), P),
+    # sign(z) − z is 0: a divisor read as nonzero, a true claim refuted
+    (lambda: chain("sound.offreal_divide", ((sp.sign(_CUBE) - _CUBE) * a, (sp.sign(_CUBE) - _CUBE) * b),
+                   expect=None).step((a, b), rules.divide(sp.sign(_CUBE) - _CUBE)), P),
+    (lambda: free("sound.offreal_refute", sp.sign(_UC) * abs(_UC), _UC).refute(witness={_UC: _CUBE}), R),
+    (lambda: chain("sound.offreal_absurd", (sp.sign(_UC) * abs(_UC), _UC), expect=None).step(
+        (sp.sign(_CUBE), _CUBE), rules.instantiate({_UC: _CUBE})).step((a, b), rules.absurd()), P),
+], ids=["sign", "sinc", "asin", "divide", "refute", "absurd"])
+def test_a_function_of_a_number_off_the_real_line_is_not_enclosed_as_real(build, wrong):
+    assert build().verdict is not wrong

@@ -167,7 +167,7 @@ def _arb(e):
     if isinstance(e, sp.Pow):
         return _pow(*e.args)
     if isinstance(e, (sp.Max, sp.Min)):
-        balls = [_arb(a) for a in e.args]
+        balls = [_finite(a) for a in e.args]
         pick = flint.arb.max if isinstance(e, sp.Max) else flint.arb.min
         return functools.reduce(pick, balls)
     if isinstance(e, sp.Heaviside):
@@ -184,8 +184,18 @@ def _arb(e):
         raise Undecided("no branch of a Piecewise applies")
     fn = _UNARY.get(type(e))
     if fn is not None:
-        return fn(_arb(e.args[0]))
+        return fn(_finite(e.args[0]))
     raise Undecided(f"no interval rule for {type(e).__name__}")
+
+
+def _finite(e):
+    """``_arb(e)`` where it is a finite ball; ``Undecided`` where it is not (a value off the real line, ``√−2`` or
+    ``asin(2)``, is a NaN ball): a function of it is not enclosed, since ``sgn`` and ``sinc`` of NaN are finite
+    balls, and would read ``sign((−1)^{1/3})`` as a real number between −1 and 1."""
+    ball = _arb(e)
+    if not ball.is_finite():
+        raise Undecided(f"{short_text(e, 60)} is not a finite real number")
+    return ball
 
 
 #: analytic functions that ``acb`` evaluates on the principal branch, as SymPy defines them
@@ -214,6 +224,11 @@ def _acb(e):
         return _acb(base) ** _acb(exp)  # exp(exp * log(base)), the principal branch
     if isinstance(e, sp.Abs):
         return flint.acb(abs(_acb(e.args[0])))
+    if isinstance(e, sp.sign):  # w/|w|, as SymPy's sign of a nonzero complex w
+        w = _acb(e.args[0])
+        if not (w.is_finite() and _excludes_zero(w)):
+            raise Undecided("sign of a number not certified nonzero")
+        return w / abs(w)
     name = _COMPLEX_UNARY.get(type(e))
     if name is not None:
         return getattr(_acb(e.args[0]), name)()
