@@ -183,7 +183,7 @@ def _arb(e):
                 return _arb(value)
         raise Undecided("no branch of a Piecewise applies")
     fn = _UNARY.get(type(e))
-    if fn is not None:
+    if fn is not None and len(e.args) == 1:  # (log(8, 2), built unevaluated, has two: a base beside its argument)
         return fn(_finite(e.args[0]))
     raise Undecided(f"no interval rule for {type(e).__name__}")
 
@@ -230,8 +230,10 @@ def _acb(e):
             raise Undecided("sign of a number not certified nonzero")
         return w / abs(w)
     name = _COMPLEX_UNARY.get(type(e))
-    if name is not None:
+    if name is not None and len(e.args) == 1:
         return getattr(_acb(e.args[0]), name)()
+    if name is not None:
+        raise Undecided(f"{type(e).__name__} of {len(e.args)} arguments")
     return flint.acb(_arb(e))  # Max, Min, Heaviside, Piecewise, sign: real arguments only
 
 
