@@ -101,3 +101,12 @@ def test_a_termwise_step_prints_its_instances_with_the_sums_index_counted_from_1
     x, Q = sp.MatrixSymbol("x", 1, d), sp.MatrixSymbol("Q", 3, d)
     label = rules.termwise({sp.Symbol("z"): (x * Q.T)[0, j], sp.Symbol("w"): j}, index=j).label
     assert r"Q_{j,i_{1}}" in label and "j + 1" not in label and r"w := j - 1" in label
+
+
+def test_a_logarithm_with_a_base_shows_its_base():
+    import sympy as sp
+    import derive
+    from derive.kernel import printing
+
+    shown = derive.claim("t.log_base", sp.log(8, 2, evaluate=False), 3).body_tex()
+    assert r"\log_{2}" in shown and printing.latex(sp.log(sp.Symbol("x"))) == r"\log{\left(x \right)}"

@@ -354,6 +354,19 @@ class DerivePrinter(LatexPrinter):
             self._settings["fold_short_frac"] = folded
         return self._do_exponent(tex, exp)
 
+    def _print_log(self, expr, exp=None):
+        """A logarithm with its base, where it has one (``log(8, 2)`` built unevaluated), printed with it: SymPy's
+        printer drops the base, and would show ``log₂ 8 = 3`` as ``log 8 = 3``.
+
+        >>> import sympy as sp
+        >>> DerivePrinter().doprint(sp.log(8, 2, evaluate=False))
+        '\\\\log_{2}{\\\\left(8 \\\\right)}'
+        """
+        if len(expr.args) == 2:
+            tex = r"\log_{%s}{\left(%s \right)}" % (self._print(expr.args[1]), self._print(expr.args[0]))
+            return self._do_exponent(tex, exp)
+        return super()._print_log(expr, exp)
+
     def _print_Transpose(self, expr):
         if isinstance(expr.arg, sp.Inverse) and isinstance(expr.arg.arg, MatrixSymbol):
             return rf"{self._base(expr.arg.arg)}^{{-\top}}"
