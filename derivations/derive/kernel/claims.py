@@ -669,13 +669,7 @@ def definitions_of(at, where, lhs, rhs) -> tuple:
     if not isinstance(where, dict) or not where:
         raise TypeError(f"{at}: where must be a non-empty dict of what symbols or functions stand for, got {where!r:.60}")
     present = lhs.free_symbols | rhs.free_symbols | {f.func for f in (lhs.atoms(AppliedUndef) | rhs.atoms(AppliedUndef))}
-    sizes = {}  # what the symbols stand for, put into a matrix symbol's shape (each value is checked below)
-    for key, value in where.items():
-        if isinstance(key, sp.Symbol):
-            try:
-                sizes[key] = sp.sympify(value, strict=True)
-            except (sp.SympifyError, TypeError):
-                pass
+    sizes = _witness.symbol_values(where)  # put into a matrix symbol's shape (each value is checked below)
     out = []
     for key, value in where.items():
         if isinstance(key, sp.Lambda) and isinstance(key.expr, AppliedUndef) and key.expr.args == key.variables:

@@ -17,7 +17,7 @@ from . import printing, strategies, wellformed
 from .certify import certify_nonzero
 from .claims import Claim, Statement
 from .verdict import Verdict
-from .witness import closed_value_problem, components, evaluate_at, instance_problem
+from .witness import closed_value_problem, components, evaluate_at, instance_problem, symbol_values
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "select", "simplify",
@@ -763,7 +763,7 @@ def _matrix_mapping(where, mapping) -> set:
     if not isinstance(mapping, dict):
         return set()
     keys = {k for k in mapping if isinstance(k, sp.MatrixSymbol)}
-    sizes = {k: sp.sympify(v) for k, v in mapping.items() if isinstance(k, sp.Symbol)}
+    sizes = symbol_values(mapping)
     for k in sorted(keys, key=sp.default_sort_key):
         problem = _matrix_value_problem(k, mapping[k], sizes)
         if problem is not None:

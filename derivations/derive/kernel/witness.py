@@ -264,6 +264,26 @@ def evaluate_at(expr, witness: dict):
     return expr.xreplace(values)
 
 
+def symbol_values(mapping) -> dict:
+    """What ``mapping`` puts in for plain symbols, as SymPy reads each value (one it cannot read is left out, for
+    the mapping's own check to refuse): the sizes a matrix symbol's shape has at the instance, since
+    :func:`evaluate_at` puts them into everything but the values themselves.
+
+    >>> import sympy as sp
+    >>> n = sp.Symbol("n", integer=True, positive=True)
+    >>> symbol_values({n: 2, sp.MatrixSymbol("A", n, n): sp.eye(2), sp.Function("f"): sp.Lambda(n, n)})
+    {n: 2}
+    """
+    found = {}
+    for key, value in mapping.items():
+        if isinstance(key, sp.Symbol):
+            try:
+                found[key] = sp.sympify(value, strict=True)
+            except (sp.SympifyError, TypeError):
+                pass
+    return found
+
+
 _BINDERS = (sp.concrete.expr_with_limits.ExprWithLimits, sp.Lambda, sp.Subs, sp.Derivative, sp.Limit)
 
 
