@@ -3209,6 +3209,7 @@ def test_a_matrix_definition_decides_the_claim_it_defines():
 
 # -- an exercise's claim answer is right only if it states what the exercise asks: a verdict alone is no answer -----
 ODD = (RELU(a) - RELU(-a), a)  # exercise 0.1: ReLU(a) − ReLU(−a) = a
+_KZ = sp.Symbol("k0", integer=True, nonnegative=True)
 
 
 @pytest.mark.parametrize("answer, want, goal, assume", [
@@ -3223,8 +3224,8 @@ ODD = (RELU(a) - RELU(-a), a)  # exercise 0.1: ReLU(a) − ReLU(−a) = a
     # the goal's statement proved under an assumption the exercise does not give
     (lambda: free("sound.ex_more", RELU(a), a, assume=[sp.Gt(a, 0)]).prove(), "proved", (RELU(a), a), ()),
     # the goal's sides at other definitions (d = 0 makes both sides 0)
-    (lambda: free("sound.ex_where", m * (n + 1), m * n + m * 2, where={m: 0}).prove(), "proved",
-     (m * (n + 1), m * n + m * 2, {m: 1}), ()),
+    (lambda: free("sound.ex_where", _KZ * (n + 1), _KZ * n + _KZ * 2, where={_KZ: 0}).prove(), "proved",
+     (_KZ * (n + 1), _KZ * n + _KZ * 2, {_KZ: 1}), ()),
     # a chain from another premise: σ odd, which gives the conclusion in one step
     (lambda: chain("sound.ex_premise", (SIGMA(-a), -SIGMA(a)), expect=None).step((SIGMA(-1), -SIGMA(1)),
                                                                                  rules.instantiate({a: 1})),
@@ -3377,14 +3378,14 @@ def test_an_index_sum_is_not_read_real_from_its_index_symbols_assumptions(index,
 # -- what a statement says is fixed once stated: its sides as written, its definitions, its premise, its items ------
 @pytest.mark.parametrize("attribute, value", [
     ("shown", lambda: (RELU(a), a)),
-    ("definitions", lambda: ((m, sp.Integer(1)),)),
+    ("definitions", lambda: ((_KZ, sp.Integer(1)),)),
     ("proves", lambda: (("5.3", "⇒"),)),
 ], ids=["shown", "definitions", "proves"])
 def test_what_a_claim_states_cannot_be_changed_after_its_verdict(attribute, value):
-    c = free("sound.fixed_claim", m * (n + 1), m * n + m * 2, where={m: 0}).prove()
+    c = free("sound.fixed_claim", _KZ * (n + 1), _KZ * n + _KZ * 2, where={_KZ: 0}).prove()
     with pytest.raises(AttributeError, match="fixed once stated"):
         setattr(c, attribute, value())
-    assert c.verdict is P and c.definitions == ((m, 0),)
+    assert c.verdict is P and c.definitions == ((_KZ, 0),)
 
 
 def test_a_chains_premise_cannot_be_changed_after_its_steps():
@@ -3468,3 +3469,45 @@ def test_a_logarithm_with_a_base_is_not_enclosed_as_the_natural_one(build, wrong
         assert build().verdict is not wrong
     except ValueError as exc:  # a refusal in one line is a true answer too
         assert "\n" not in str(exc)
+
+
+# -- a value is not put in where derive's IndexSum binds a symbol of it (the index): capture ------------------------
+_TI = sp.Symbol("t", integer=True)
+_C2 = sp.MatrixSymbol("C", 2, 2)
+
+
+def _sums():
+    from derive.layers import forms
+
+    column = forms.column_of(_C2, _TI)
+    return forms.index_sum(_TI, w * column, 2), w * forms.index_sum(_TI, column, 2)
+
+
+@pytest.mark.parametrize("value", [lambda: _TI, lambda: _TI + 1, lambda: 2 * _TI * w],
+                         ids=["index", "index+1", "product"])
+def test_a_value_put_into_an_index_sum_is_not_captured_by_its_index(value):
+    lhs, rhs = _sums()
+    c = chain("sound.index_capture", (lhs, rhs), expect=None)
+    mapped = {w: value()}
+    c.step((lhs.xreplace(mapped), rhs.xreplace(mapped)), rules.instantiate(mapped))
+    assert c.verdict is not P
+
+
+# -- where= values: each meets its symbol's assumptions and is written without the other definitions --------------
+_MP = sp.Symbol("m", positive=True)
+
+
+@pytest.mark.parametrize("lhs, rhs, where", [
+    (lambda: n + m, lambda: 5, lambda: {n: m + 1, m: 2}),  # true as written (n = 3, m = 2): refuted at m = 1 before
+    (lambda: SIGMA(a) + u * 0 + w, lambda: 2 * a + w, lambda: {SIGMA: sp.Lambda(z, w * z), w: 2}),
+    (lambda: sp.Trace(sp.MatrixSymbol("A", n, n)) + n, lambda: 2 * m + 2,
+     lambda: {n: m + 1, m: 2, sp.MatrixSymbol("A", n, n): sp.FunctionMatrix(m + 1, m + 1, _DELTA)}),
+    # values that break their symbol's assumptions: false as written, proved before
+    (lambda: sp.sqrt(w**2) + _MP, lambda: w + _MP, lambda: {w: 1, _MP: -1}),
+    (lambda: _MP * w, lambda: w, lambda: {_MP: 0}),  # a positive m given 0
+    (lambda: 2 * n, lambda: 1, lambda: {n: sp.Rational(1, 2)}),  # an integer n given 1/2: "proved" 1 = 1
+], ids=["scalar", "function", "matrix", "assumption", "zero-for-positive", "half-for-integer"])
+def test_where_values_are_refused_when_they_use_each_other_or_break_an_assumption(lhs, rhs, where):
+    with pytest.raises(ValueError) as info:
+        free("sound.where_values", lhs(), rhs(), where=where()).decide()
+    assert "\n" not in str(info.value)

@@ -174,13 +174,11 @@ def read(expr, assume=()):
 
 def _bound_symbols(expr) -> set:
     """Every symbol that some part of ``expr`` binds (a sum's index, an integral's variable, a Lambda's argument)."""
-    from .witness import _BINDERS, _bound_by
+    from .witness import _bound_by, binders
 
     found = set()
-    if expr.has(*_BINDERS):
-        for node in sp.preorder_traversal(expr):
-            if isinstance(node, _BINDERS):
-                found |= _bound_by(node)
+    for node in binders(expr):
+        found |= _bound_by(node)
     return found
 
 

@@ -693,8 +693,26 @@ def definitions_of(at, where, lhs, rhs) -> tuple:
             raise ValueError(f"{at}: where defines {key if isinstance(key, sp.Symbol) else key.__name__}, which "
                              f"neither side contains")
         _wellformed.refuse_inexact(at, value)
+        if isinstance(key, sp.Symbol):  # what its symbol assumes, its value must meet (m positive is never -1)
+            problem = _witness.instance_problem(key, value)
+            if problem is not None:
+                raise ValueError(f"{at}: where: {problem}")
         out.append((key, value))
+    _refuse_mentions(at, out)
     return tuple(out)
+
+
+def _refuse_mentions(at, definitions) -> None:
+    """Each value of ``where`` is written without what ``where`` defines: all are put in at once, never into one
+    another, so ``{n: m + 1, m: 2}`` would leave the m of n's value free (and a statement true for m = 2 refuted)."""
+    keys = {key for key, _ in definitions}
+    for key, value in definitions:
+        used = set(value.free_symbols) | {f.func for f in value.atoms(AppliedUndef)}
+        hit = sorted(map(str, (keys & used)))
+        if hit:
+            name = key if isinstance(key, (sp.Symbol, sp.MatrixSymbol)) else key.__name__
+            raise ValueError(f"{at}: where[{name}] uses {', '.join(hit)}, which where also defines: write each value "
+                             f"without the others (they are put in at once, not into one another)")
 
 
 def _matrix_definition(at, key, value, sizes):

@@ -297,14 +297,17 @@ def _bound_by(node) -> set:
     return set(getattr(node, "bound_symbols", ()) or ())
 
 
+def binders(expr) -> list:
+    """The parts of ``expr`` that bind a symbol: SymPy's sums, integrals, ``Lambda``, ``Subs``, derivatives and
+    limits, and any other part that names what it binds (``bound_symbols``, as derive's ``IndexSum`` does)."""
+    return [node for node in sp.preorder_traversal(expr)
+            if isinstance(node, _BINDERS) or getattr(node, "bound_symbols", None)]
+
+
 def _refuse_capture(expr, witness) -> None:
     """Raise ``ValueError`` when a key of ``witness`` is bound in ``expr``, or a value's free symbol would be."""
-    if not expr.has(*_BINDERS):
-        return
     keys = {k for k in witness if isinstance(k, sp.Symbol)}
-    for node in sp.preorder_traversal(expr):
-        if not isinstance(node, _BINDERS):
-            continue
+    for node in binders(expr):
         bound = _bound_by(node)
         if keys & bound:
             k = sorted(keys & bound, key=str)[0]
