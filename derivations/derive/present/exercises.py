@@ -205,10 +205,15 @@ def _equation(where, value, what):
     return lhs, rhs, dict(definitions_of(where, value[2], lhs, rhs)) if len(value) == 3 else {}
 
 
+def _implication(goal) -> bool:
+    """Whether a goal is a chain's premise and conclusion, ``((lhs, rhs), (lhs, rhs))``."""
+    return isinstance(goal, tuple) and len(goal) == 2 and all(isinstance(g, tuple) for g in goal)
+
+
 def _asked(where, goal) -> list:
     """The equations an exercise asks an answer to state: ``[equation]``, or ``[premise, conclusion]`` for a chain
     from an equation (a goal ``((lhs, rhs), (lhs, rhs))``)."""
-    if isinstance(goal, tuple) and len(goal) == 2 and all(isinstance(g, tuple) for g in goal):
+    if _implication(goal):
         return [_equation(where, goal[0], "its premise"), _equation(where, goal[1], "its conclusion")]
     return [_equation(where, goal, "states")]
 
@@ -421,7 +426,8 @@ def _exercise(number, answers, expect, states, assume, activation, name, witness
     lines, oks = [], []
     for i, answer in enumerate(answers):
         if _blank(answer):
-            what = (f" ({_WHAT[wants[i]]})" if statements else
+            kind = "a chain" if statements and _implication(goals[i]) else "a claim"
+            what = (f" ({_WHAT[wants[i]].replace('a claim', kind)})" if statements else
                     " (the set of symmetries it keeps)" if activation is not None else "")
             which = "" if len(answers) == 1 else f"the {_ORDINALS.get(i, f'{i + 1}th')} "
             lines.append(f"replace {which}... by your answer{what}, then run the cell")
