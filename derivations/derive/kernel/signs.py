@@ -108,8 +108,10 @@ def _integer_part(expr, no, options, return_ints=False):
     where an enclosure certifies it: SymPy's ``ceiling(c)`` is 1 for the zero ``c`` above, from its digits."""
     from sympy.core.evalf import PrecisionExhausted
 
-    found = _integer_part.sympy(expr, no, options, return_ints=return_ints)
-    real, imag = found if return_ints else (int(found[0] or 0), int(found[1] or 0))
+    if not return_ints:  # (SymPy's integers module, where this stands, always asks for integers)
+        raise PrecisionExhausted("an integer part is read here only as integers")
+    found = _integer_part.sympy(expr, no, options, return_ints=True)
+    real, imag = found
     try:
         box = enclose_complex(expr, 128)
     except (Undecided, TypeError, ValueError, ArithmeticError):

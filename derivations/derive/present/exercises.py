@@ -45,8 +45,9 @@ __all__ = ["Feedback", "exercise", "install", "short_error", "step_of", "used_by
 #: marks of the three outcomes
 _MARK = {True: "✔", False: "✘", None: "✎"}
 _COLOUR = {True: "#1a7f37", False: "#b35900", None: "#6e7781"}
-_WHAT = {Verdict.PROVED: "a claim that should be proved", Verdict.REFUTED: "a claim that should be refuted",
-         Verdict.CHECKED: "a claim that should be checked", Verdict.UNPROVEN: "a claim"}
+#: what an answer should get, after what it is ("a claim", "a chain")
+_WHAT = {Verdict.PROVED: " that should be proved", Verdict.REFUTED: " that should be refuted",
+         Verdict.CHECKED: " that should be checked", Verdict.UNPROVEN: ""}
 
 
 def step_of(stem: str) -> str:
@@ -427,7 +428,7 @@ def _exercise(number, answers, expect, states, assume, activation, name, witness
     for i, answer in enumerate(answers):
         if _blank(answer):
             kind = "a chain" if statements and _implication(goals[i]) else "a claim"
-            what = (f" ({_WHAT[wants[i]].replace('a claim', kind)})" if statements else
+            what = (f" ({kind}{_WHAT[wants[i]]})" if statements else
                     " (the set of symmetries it keeps)" if activation is not None else "")
             which = "" if len(answers) == 1 else f"the {_ORDINALS.get(i, f'{i + 1}th')} "
             lines.append(f"replace {which}... by your answer{what}, then run the cell")
