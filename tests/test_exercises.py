@@ -152,6 +152,50 @@ def test_every_exercise_has_an_answer_cell_and_a_folded_solution_numbered_by_ste
             assert all(o["output_type"] != "error" for o in cell.outputs) and cell.outputs
 
 
+@pytest.mark.parametrize("stem", OWNED)
+def test_every_solution_passes_its_exercises_own_check(stem):
+    """Each exercise's solution ends in derive.solution: run in the notebook (derive check, nbval), it judges the
+    solution by the answer cell's own check and fails the cell when it does not pass."""
+    cells = _exercise_cells(stem)
+    for number in dict.fromkeys(n for n, _, _ in cells):
+        solutions = [cell for n, kind, cell in cells if n == number and kind == "solution"]
+        calls = [c for c in solutions if f'derive.solution("{number}",' in c.source]
+        assert len(calls) == 1, f"{stem}: exercise {number} has {len(calls)} derive.solution calls"
+        said = [o for o in calls[0].outputs if o["output_type"] == "execute_result"]
+        assert said and f"Solution to exercise {number}: it passes the exercise's check" in said[-1]["data"]["text/plain"]
+
+
+def test_a_solution_is_judged_by_its_exercises_own_check(ab):
+    a, b, relu = ab
+    odd = (relu(a) - relu(-a), a)
+    derive.exercise("9.1", ..., expect="proved", states=odd)
+    right = derive.solution("9.1", derive.claim("t.solution", *odd).prove())
+    assert right.ok is True and str(right) == "✔ Solution to exercise 9.1: it passes the exercise's check"
+    assert registry.get("t.solution") is not None  # a solution's claims are the notebook's own
+    with pytest.raises(ExpectationError, match=r"the solution to exercise 9.1 does not pass its check: t.other states"):
+        derive.solution("9.1", derive.claim("t.other", relu(a) + relu(-a), abs(a)).prove())
+    with pytest.raises(ExpectationError, match=r"t.more assumes a > 0, which exercise 9.1 does not give"):
+        derive.solution("9.1", derive.claim("t.more", *odd, assume=[a > 0]).prove())
+    derive.exercise("9.2", ..., expect="proved", states=(relu(a), a))
+    with pytest.raises(ExpectationError, match=r"t.false should be proved, but it is false: refuted at a = -1"):
+        derive.solution("9.2", derive.claim("t.false", relu(a), a))
+    with pytest.raises(ValueError, match=r"exercise 9.7 has not been asked in this session: run its answer cell first"):
+        derive.solution("9.7", derive.claim("t.unasked", *odd).prove())
+
+
+def test_a_solution_to_a_symmetry_exercise_is_its_classification_of_the_activation_asked(monkeypatch):
+    derive.exercise("9.3", ..., activation="max(z, 0)", name="relu")
+    relu = derive.classify("max(z, 0)", name="t_relu", prefix="t.solution")
+    absolute = derive.classify("abs", name="t_abs", prefix="t.solution")
+    from derive.classifier import classify as module
+
+    monkeypatch.setattr(module, "classify", lambda *a, **k: pytest.fail("classified again"))
+    assert derive.solution("9.3", relu).ok is True
+    with pytest.raises(ExpectationError, match=r"classifies σ\(z\) = Abs\(z\), but the exercise asks about "
+                                               r"σ\(z\) = Max\(0, z\)"):
+        derive.solution("9.3", absolute)
+
+
 def test_the_site_labels_each_solution_with_its_exercise():
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell("### Exercise 5.2\n\nProve it."),
@@ -317,3 +361,21 @@ def test_a_value_answer_is_compared_as_sympy_reads_it():
     assert derive.exercise("9.9", Fraction(3, 7), expect=sp.Rational(3, 7)).ok is True
     assert derive.exercise("9.9", 3, expect=sp.Integer(3)).ok is True
     assert derive.exercise("9.9", ["a.b", "c.d"], expect=["c.d", "a.b"]).ok is True
+
+
+@pytest.mark.parametrize("given, written", [
+    (lambda a, M: a > 0, lambda a, M: sp.Lt(0, a)),
+    (lambda a, M: a >= 1, lambda a, M: a - 1 >= 0),
+    (lambda a, M: sp.Q.invertible(M), lambda a, M: sp.Ne(0, sp.Determinant(M))),
+], ids=["0<a", "a-1>=0", "det"])
+def test_an_assumption_is_the_exercises_however_it_is_written(given, written):
+    a = derive.real("a")
+    M = sp.MatrixSymbol("M", 2, 2)
+    goal = (sp.Piecewise((a, a > 0), (0, True)) + 0 * sp.Trace(M), a)
+    answer = derive.claim("t.spelled", *goal, assume=[written(a, M)] + ([a > 0] if "M" in str(written(a, M)) else []))
+    said = derive.exercise("9.4", answer, expect="proved", states=goal,
+                           assume=[given(a, M)] + ([a > 0] if "M" in str(written(a, M)) else []))
+    assert said.ok is True, str(said)
+    stronger = derive.claim("t.stronger", *goal, assume=[a > 1])
+    said = derive.exercise("9.4", stronger, expect="proved", states=goal, assume=[given(a, M)])
+    assert said.ok is False and "assumes a > 1, which exercise 9.4 does not give" in str(said)

@@ -31,7 +31,7 @@ from .layers.symbols import matrix, nonzero, positive, real, row
 from .classifier.classify import classify
 from .present import classification_view, exercises, expressions, render  # render and classification_view: how things show
 from .present.datatable import Link, table
-from .present.exercises import exercise
+from .present.exercises import exercise, solution
 from .present.family import family
 from .present.tables import claim_table
 from .run.runner import suite_table
@@ -41,8 +41,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ACTIVATIONS", "Chain", "Claim", "Evidence", "ExpectationError", "Link", "SoundnessError", "Verdict",
     "activation", "chain", "claim", "claim_table", "classify", "conclusions", "exercise", "family", "forms", "matrix",
-    "nonzero", "numeric", "plots", "positive", "real", "row", "rules", "sigma", "statements", "suite_table", "table",
-    "z",
+    "nonzero", "numeric", "plots", "positive", "real", "row", "rules", "sigma", "solution", "statements", "suite_table",
+    "table", "z",
 ]
 
 

@@ -32,6 +32,9 @@ import sys
 from pathlib import Path
 
 import sympy as sp
+from sympy.assumptions.assume import AppliedPredicate
+from sympy.core.relational import Relational
+from sympy.matrices.expressions import MatrixExpr
 
 from ..kernel import registry
 from ..kernel import describe, notation
@@ -40,7 +43,7 @@ from ..kernel.claims import Claim, ExpectationError, Statement, definitions_of
 from ..kernel.verdict import Verdict
 from ..kernel.wellformed import inexact, refuse_inexact
 
-__all__ = ["Feedback", "exercise", "install", "short_error", "step_of", "used_by"]
+__all__ = ["Feedback", "exercise", "install", "short_error", "solution", "step_of", "used_by"]
 
 #: marks of the three outcomes
 _MARK = {True: "✔", False: "✘", None: "✎"}
@@ -69,14 +72,19 @@ class Feedback:
     """What an exercise check says: ``ok`` is True (right), False (not yet) or None (not answered yet).
 
     In a notebook it shows as a short block (HTML, and the same lines as plain text); ``str()`` is the text.
+    ``solution``: it says a solution passed its exercise's check (:func:`solution`).
     """
 
-    def __init__(self, number: str, ok, lines: list[str]):
-        self.number, self.ok, self.lines = number, ok, list(lines)
+    def __init__(self, number: str, ok, lines: list[str], solution=False):
+        self.number, self.ok, self.lines, self.solution = number, ok, list(lines), solution
+
+    def _head(self) -> str:
+        if self.solution:
+            return f"Solution to exercise {self.number}: it passes the exercise's check"
+        return f"Exercise {self.number}: " + {True: "right", False: "not yet", None: "not answered yet"}[self.ok]
 
     def __str__(self):
-        head = {True: "right", False: "not yet", None: "not answered yet"}[self.ok]
-        return "\n".join([f"{_MARK[self.ok]} Exercise {self.number}: {head}", *(f"  {ln}" for ln in self.lines)])
+        return "\n".join([f"{_MARK[self.ok]} {self._head()}", *(f"  {ln}" for ln in self.lines)])
 
     def __repr__(self):
         return str(self)
@@ -85,13 +93,12 @@ class Feedback:
         return self.ok is True
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        head = {True: "right", False: "not yet", None: "not answered yet"}[self.ok]
         body = "".join(f'<div class="tex2jax_ignore">{html.escape(ln)}</div>' for ln in self.lines)
         state = {True: "right", False: "wrong", None: "blank"}[self.ok]
         page = (f'<div class="derive-exercise derive-exercise-{state}" data-exercise="{html.escape(self.number)}" '
                 f'style="border-left:4px solid {_COLOUR[self.ok]};padding:2px 10px">'
-                f'<strong style="color:{_COLOUR[self.ok]}">{_MARK[self.ok]} Exercise {html.escape(self.number)}: '
-                f'{head}</strong>{body}</div>')
+                f'<strong style="color:{_COLOUR[self.ok]}">{_MARK[self.ok]} {html.escape(self._head())}'
+                f'</strong>{body}</div>')
         return {"text/plain": str(self), "text/html": page}
 
 
@@ -268,13 +275,14 @@ def _other_statement(answer: Statement, goal, assume, number, want: Verdict) -> 
     asked = _asked(f"exercise {number}", goal)
     name = answer.identifier
     given = f" assuming {', '.join(sp.sstr(c) for c in assume)}" if assume else ""
+    theirs, given_keys = {_assumption_key(c) for c in answer.assume}, {_assumption_key(c) for c in assume}
     if want is Verdict.REFUTED:
-        missing = [c for c in assume if c not in answer.assume]
+        missing = [c for c in assume if _assumption_key(c) not in theirs]
         if missing:
             return (f"{name} does not assume {', '.join(sp.sstr(c) for c in missing)}: a witness must meet what "
                     f"exercise {number} gives; it asks for {_text(asked)}{given}")
     else:
-        extra = [c for c in answer.assume if c not in assume]
+        extra = [c for c in answer.assume if _assumption_key(c) not in given_keys]
         if extra:
             return (f"{name} assumes {', '.join(sp.sstr(c) for c in extra)}, which exercise {number} does not give: "
                     f"it asks for {_text(asked)}{given}")
@@ -288,7 +296,31 @@ def _other_statement(answer: Statement, goal, assume, number, want: Verdict) -> 
     return f"{name} {verb} {_text(said)}, but exercise {number} asks for {_text(asked)}"
 
 
-def _judge_prediction(answer, activation, name) -> tuple[bool, list[str]]:
+def _assumption_key(condition):
+    """An assumption as compared with an exercise's: the same whichever way it is written (``0 < a`` and ``a > 0``,
+    ``a - 1 >= 0`` and ``a >= 1``, ``2a > 2`` and ``a > 1``, ``Ne(0, det M)`` and ``Q.invertible(M)``).
+
+    >>> import sympy as sp
+    >>> a = sp.Symbol("a", real=True)
+    >>> _assumption_key(sp.Lt(0, a)) == _assumption_key(a > 0), _assumption_key(2 * a > 2) == _assumption_key(a >= 1)
+    (True, False)
+    """
+    if isinstance(condition, AppliedPredicate) and condition.function == sp.Q.invertible:
+        condition = sp.Ne(sp.Determinant(condition.arguments[0]), 0)
+    if not isinstance(condition, Relational) or isinstance(condition.lhs, MatrixExpr):
+        return condition
+    rel, e = condition.rel_op, condition.lhs - condition.rhs
+    if rel in ("<", "<="):
+        e, rel = -e, {"<": ">", "<=": ">="}[rel]
+    e = sp.expand(e)
+    if e.is_Add or e.is_Mul:
+        e = e.as_content_primitive()[1]  # (a positive rational content)
+    if rel in ("==", "!=") and e.could_extract_minus_sign():
+        e = -e
+    return rel, e
+
+
+def _judge_prediction(answer, activation, name, found=None) -> tuple[bool, list[str]]:
     from ..classifier.classification import SYMMETRIES, TITLES
     from ..classifier.classify import classify
 
@@ -299,7 +331,8 @@ def _judge_prediction(answer, activation, name) -> tuple[bool, list[str]]:
     if unknown:
         return False, [f"unknown symmetr{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)}; "
                        f"the three are {', '.join(SYMMETRIES)}"]
-    found = classify(activation, prefix="answer", name=name)
+    if found is None:
+        found = classify(activation, prefix="answer", name=name)
     lines, ok = [], True
     for key, f in found.findings.items():
         if f.holds is None:
@@ -359,7 +392,8 @@ def exercise(number: str, *answers, expect=None, states=None, assume=(), activat
     ``states`` what each must state: an equation ``(lhs, rhs)``, for a chain from an equation its premise and
     conclusion ``((lhs, rhs), (lhs, rhs))``, or a function of no arguments that builds it from the reader's own
     values; a list of them for several answers. An answer states it when it has the same two sides, as SymPy
-    builds them, in either order; a proof may assume only what ``assume`` gives, a refutation at least that. With
+    builds them, in either order; a proof may assume only what ``assume`` gives, a refutation at least that (an
+    assumption counts however it is written: ``0 < a`` is ``a > 0``, ``det(M) ≠ 0`` is ``Q.invertible(M)``). With
     ``activation=`` (a name or a text in ``z``), the set of symmetries the gated layer with it keeps
     (``"exchange"``, ``"scale_positive"``, ``"scale_nonzero"``), judged by :func:`derive.classify` (``name``: how
     the message calls it); otherwise a plain value, judged against ``expect`` (lists and sets as sets).
@@ -388,13 +422,88 @@ def exercise(number: str, *answers, expect=None, states=None, assume=(), activat
         raise TypeError("exercise: give the answer, e.g. exercise(\"5.1\", answer, expect=\"proved\")")
     refuse_inexact(f"exercise {number}: expect", expect)
     before = {id(s) for s in registry.statements()}
+    asked = dict(expect=expect, states=states, assume=tuple(assume), activation=activation, name=name, witness=witness)
     try:
-        return _exercise(number, answers, expect, states, tuple(assume), activation, name, witness)
+        said = _exercise(number, answers, **asked)
+        _ASKED[number] = asked  # (only what the check could read: a solution is judged by the same)
+        return said
     finally:  # an answer is the reader's: its claims are not the notebook's
         for st in registry.statements():
             if id(st) not in before or any(st is a for a in answers):
                 registry._STATEMENTS.pop(st.identifier, None)
 
+
+def solution(number: str, *answers) -> Feedback:
+    """Check a solution by its exercise's own check: what the answer cell of exercise ``number`` asked, the last time
+    it ran (it comes first in a notebook), judged as it judges a reader's answer. A solution that does not pass
+    raises :class:`~derive.kernel.claims.ExpectationError`, so a notebook whose solution no longer solves its
+    exercise fails ``derive check`` and nbval. In a notebook the claims, chains and classifications it was given are
+    shown first, each as itself (as ``display`` shows it), then one line.
+
+    An exercise about an activation's symmetries may be given its :func:`derive.classify` result: it must classify
+    the activation asked about, and its findings are the answer (nothing is classified again).
+
+    >>> import derive
+    >>> a = derive.real("a")
+    >>> relu = derive.activation("relu")
+    >>> odd = (relu(a) - relu(-a), a)
+    >>> print(exercise("0.9", ..., expect="proved", states=odd))
+    ✎ Exercise 0.9: not answered yet
+      replace ... by your answer (a claim that should be proved), then run the cell
+    >>> print(solution("0.9", derive.claim("doc.solution", *odd).prove()))
+    ✔ Solution to exercise 0.9: it passes the exercise's check
+    >>> solution("0.9", derive.claim("doc.other", relu(a) + relu(-a), abs(a)).prove())
+    Traceback (most recent call last):
+    ...
+    derive.kernel.verdict.ExpectationError: the solution to exercise 0.9 does not pass its check: doc.other states ...
+    """
+    if not isinstance(number, str) or not number:
+        raise TypeError(f"solution: number must be a str such as \"5.1\", got {number!r}")
+    if not answers:
+        raise TypeError(f"solution: give the solution's answers, e.g. solution(\"{number}\", claim)")
+    asked = _ASKED.get(number)
+    if asked is None:
+        raise ValueError(f"solution: exercise {number} has not been asked in this session: run its answer cell first")
+    found = None
+    if asked["activation"] is not None and len(answers) == 1 and _is_classification(answers[0]):
+        found = _classification_of(number, answers[0], asked["activation"])
+    said = _exercise(number, answers, **asked, found=found)
+    if said.ok is not True:
+        raise ExpectationError(f"the solution to exercise {number} does not pass its check: {'; '.join(said.lines)}")
+    shown = [a for a in answers if isinstance(a, Statement) or _is_classification(a)]
+    _display(shown)
+    return Feedback(number, True, [] if shown else said.lines, solution=True)
+
+
+def _display(objects) -> None:
+    """Each of ``objects`` as its own output of the running notebook cell (nothing outside a Jupyter kernel)."""
+    ipython, kernel = sys.modules.get("IPython"), sys.modules.get("ipykernel.zmqshell")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if objects and kernel is not None and isinstance(shell, kernel.ZMQInteractiveShell):
+        from IPython.display import display
+
+        display(*objects)
+
+
+def _is_classification(value) -> bool:
+    from ..classifier.classification import Classification
+
+    return isinstance(value, Classification)
+
+
+def _classification_of(number, found, activation):
+    """``found``, a classification given as a solution, when it is of the activation exercise ``number`` asks about."""
+    from ..classifier.classify import _as_expr
+
+    asked = _as_expr(f"exercise {number}", activation)[0]
+    if found.expr != asked:
+        raise ExpectationError(f"the solution to exercise {number} classifies σ(z) = {sp.sstr(found.expr)}, but the "
+                               f"exercise asks about σ(z) = {sp.sstr(asked)}")
+    return found
+
+
+#: what each exercise asked, the last time its answer cell ran: :func:`solution` judges by the same
+_ASKED: dict[str, dict] = {}
 
 #: which placeholder of several a line speaks of
 _ORDINALS = {0: "first", 1: "second", 2: "third", 3: "fourth"}
@@ -413,7 +522,7 @@ def _goals(where, states, count) -> list:
     return states
 
 
-def _exercise(number, answers, expect, states, assume, activation, name, witness) -> Feedback:
+def _exercise(number, answers, expect, states, assume, activation, name, witness, found=None) -> Feedback:
     where = f"exercise {number}"
     statements = activation is None and (any(isinstance(a, Statement) for a in answers) or _verdicts(expect))
     if statements:
@@ -434,7 +543,9 @@ def _exercise(number, answers, expect, states, assume, activation, name, witness
             lines.append(f"replace {which}... by your answer{what}, then run the cell")
             oks.append(None)
         elif activation is not None:
-            ok, said = _judge_prediction(answer, activation, name)
+            if found is not None:  # a solution's own classification: its findings are its answer
+                answer = {key for key, f in found.findings.items() if f.holds}
+            ok, said = _judge_prediction(answer, activation, name, found)
             lines += said
             oks.append(ok)
         elif isinstance(answer, Statement):
