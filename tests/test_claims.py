@@ -393,6 +393,15 @@ def test_check_needs_admissible_points():
         claim("demo.empty", *square(c), assume=[c > 100]).check()
 
 
+def test_a_check_where_no_point_can_be_evaluated_says_so():
+    t = sp.Symbol("t", real=True)
+    held = sp.Integral(sp.sign(t - a), (t, 0, 1))  # the kernel never lets SymPy's integrator evaluate it
+    cl = claim("demo.held", held, sp.Piecewise((0, sp.Eq(a, t)), (1 - 2 * sp.Min(1, sp.Max(0, a)), True))).check()
+    assert cl.verdict is Verdict.UNPROVEN
+    assert cl.evidence.detail == ("no sample point could be used: at the 48 that meet the assumptions, the sides "
+                                  "could not be evaluated exactly")
+
+
 def test_decide():
     assert claim("demo.d1", (a + 1) ** 2, a**2 + 2 * a + 1).decide().verdict is Verdict.PROVED
     assert claim("demo.d2", RELU(a), a).decide().verdict is Verdict.REFUTED

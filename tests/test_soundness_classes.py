@@ -778,6 +778,7 @@ def _p(f):
 
 
 _K = sp.Symbol("k", integer=True, positive=True)
+_K0 = sp.Symbol("k", integer=True)  # an index: it takes the values its limits give it (0 here)
 _N = sp.Symbol("N", integer=True, positive=True)
 _T = sp.Symbol("tp", positive=True)
 _A = sp.MatrixSymbol("A", 2, 2)
@@ -786,7 +787,7 @@ _A = sp.MatrixSymbol("A", 2, 2)
 @pytest.mark.parametrize("part", [
     sp.Heaviside(u), sp.Max(u, 0), sp.Piecewise((1, sp.re(u) > 0), (0, True)) + sp.Piecewise((1, u > 0), (0, True)),
     sp.erfinv(a), sp.erfcinv(a), sp.LambertW(a),
-    sp.Sum(1 / _K, (_K, 0, _N)), sp.Product(1 / _K, (_K, 0, _N)), sp.Integral(1 / _T, (_T, 0, 1)),
+    sp.Sum(1 / _K0, (_K0, 0, _N)), sp.Product(1 / _K0, (_K0, 0, _N)), sp.Integral(1 / _T, (_T, 0, 1)),
     sp.Limit(sp.sign(a), a, 0, "+-"), sp.Limit(sp.sin(1 / _T), _T, 0), sp.Derivative(sp.Max(a, 0), a),
     sp.Subs(sp.Derivative(sp.Abs(a), a), a, 0), sp.Derivative(SIGMA(a), a),
 ], ids=["heaviside_complex", "max_complex", "piecewise_complex_condition", "erfinv", "erfcinv", "lambertw",
@@ -846,12 +847,11 @@ _B = sp.MatrixSymbol("B", _M, _M)
 
 @pytest.mark.parametrize("part", [
     sp.Subs(sp.atan(_TR), _TR, sp.I), sp.Subs(sp.tanh(_TR), _TR, _X), sp.Subs(sp.Heaviside(_TR), _TR, _X),
-    sp.Sum(sp.tanh(_TR), (_TR, _X, _X)), sp.Sum(sp.Heaviside(_JI), (_JI, _X, _X)),
-    sp.Product(sp.atan(_TR), (_TR, _X, _X)), sp.Integral(sp.tanh(_TR), (_TR, 0, _X)),
+    sp.Integral(sp.tanh(_TR), (_TR, 0, _X)),
     sp.Trace(sp.matrices.expressions.applyfunc.ElementwiseApplyFunction(sp.Lambda(_TR, sp.atan(_TR)), sp.I * _Q2)),
     sp.Max(((_B + sp.I * sp.Identity(_M)) ** -1)[0, 0], 0),
-], ids=["subs_atan_at_i", "subs_tanh", "subs_heaviside", "sum_tanh_complex_limits", "sum_heaviside_complex_limits",
-        "product_atan", "integral_tanh_complex_limit", "lambda_on_complex_matrix", "entry_of_complex_matrix"])
+], ids=["subs_atan_at_i", "subs_tanh", "subs_heaviside", "integral_tanh_complex_limit", "lambda_on_complex_matrix",
+        "entry_of_complex_matrix"])
 def test_a_bound_variable_is_read_where_it_ranges(part):
     c = never_proved("sound.bound", _p(part), sp.Integer(1), assume=[sp.Q.invertible(_B + sp.I * sp.Identity(_M))]
                      if part.has(_B) else [])
@@ -1181,7 +1181,8 @@ def test_a_witness_that_divides_by_an_undecided_zero_is_refused(zero):
 
 @pytest.mark.parametrize("mapping", [{_X: _T}, {_T: _X}, {_X: _T + 1}], ids=["x_to_t", "t_to_x", "x_to_t_plus_1"])
 def test_an_indefinite_integral_binds_its_variable(mapping):
-    general = free("sound.indefinite", sp.Integral(_X * _T, _T), _X * _T**2 / 2).prove()
+    integral = sp.Integral(_X * _T, _T)  # held, never evaluated: the claim is about it as it stands
+    general = free("sound.indefinite", integral * (_X + 1), _X * integral + integral).prove()
     assert general.verdict is P
     captured = [side.xreplace(mapping) for side in (general.lhs, general.rhs)]  # what a capture would give
     c = free("sound.indefinite_instance", *captured)
@@ -2978,18 +2979,8 @@ def test_the_second_opinion_reads_a_chains_assumptions_with_the_steps_own_entrie
 _OFF_I, _OFF_N = sp.Symbol("bi", integer=True, nonnegative=True), sp.Symbol("bn", integer=True)
 _OFF_X, _OFF_A = sp.Symbol("bx", real=True), sp.Symbol("ba", real=True)
 _OFF_T = sp.Symbol("bt", integer=True)
-_OFF_S, _OFF_M = sp.Symbol("bs", integer=True, nonnegative=True), sp.Symbol("bm", integer=True, nonnegative=True)
+_OFF_S, _OFF_M = sp.Symbol("bs", integer=True), sp.Symbol("bm", integer=True, nonnegative=True)
 _OFF_MAT = sp.MatrixSymbol("BM", 2, 1)
-
-
-@pytest.mark.parametrize("lhs, rhs", [
-    (sp.Sum(_OFF_X * sp.KroneckerDelta(_OFF_T, 1), (_OFF_T, sp.Rational(1, 2), sp.Rational(5, 2))), _OFF_X),  # t = 1/2, 3/2, 5/2
-    (sp.Sum(_OFF_X * sp.KroneckerDelta(sp.Symbol("bu"), 0), (sp.Symbol("bu"), _OFF_A, _OFF_A + 2)),
-     sp.Piecewise((_OFF_X, (_OFF_A <= 0) & (_OFF_A >= -2)), (0, True))),  # a real lower limit: at a = -1/2 nothing is selected
-    (sp.Sum(_OFF_X * sp.KroneckerDelta(_OFF_T, 0), (_OFF_T, -1, _OFF_A)), sp.Piecewise((_OFF_X, _OFF_A >= 0), (0, True))),  # real upper
-], ids=["half_integers", "real_lower", "real_upper"])
-def test_a_range_off_the_integers_selects_no_integer_index(lhs, rhs):
-    assert claim("sound.range_off_integers", lhs, rhs).prove().verdict is not Verdict.PROVED
 
 
 @pytest.mark.parametrize("lhs, rhs, assume", [
@@ -3012,27 +3003,28 @@ def test_a_chains_assumption_about_a_free_index_is_not_read_inside_a_sum_over_it
 
 
 def test_put_replaces_an_entry_only_where_its_index_is_free():
-    i = sp.Symbol("pi_", integer=True, nonnegative=True)
+    i = sp.Symbol("pi_", integer=True)
     start = (sp.Matrix([_OFF_MAT[i, 0], sp.Sum(_OFF_MAT[i, 0], (i, 0, 1))]), sp.Matrix([0, 1]))
-    ch = chain("sound.put_bound", start, assume=[i <= 1], expect=None)
+    ch = chain("sound.put_bound", start, assume=[i >= 0, i <= 1], expect=None)
     ch.step((sp.Sum(0, (i, 0, 1)), 1), rules.put({_OFF_MAT[i, 0]: 0}))  # the premise holds at i = 1, M = (1, 0)
     assert ch.verdict is not Verdict.PROVED
 
 
 def test_unless_zero_zeroes_an_entry_only_where_its_index_is_free():
-    i = sp.Symbol("ui", integer=True, nonnegative=True)
+    i = sp.Symbol("ui", integer=True)
     x = _OFF_MAT[i, 0]
     L, R = sp.Sum(x + 1, (i, 0, 1)), sp.Sum(1, (i, 0, 1))
-    one = chain("sound.uz_one", (x * L, x * R), assume=[i <= 1, sp.Ne(x, 0)]).step((L, R), rules.divide(x))
-    both = chain("sound.uz_both", (x * L, x * R), assume=[i <= 1], expect=None).step((L, R), rules.by(one, unless_zero=[x]))
+    one = chain("sound.uz_one", (x * L, x * R), assume=[i >= 0, i <= 1, sp.Ne(x, 0)]).step((L, R), rules.divide(x))
+    both = chain("sound.uz_both", (x * L, x * R), assume=[i >= 0, i <= 1], expect=None).step(
+        (L, R), rules.by(one, unless_zero=[x]))
     assert both.verdict is not Verdict.PROVED  # false at i = 1, M = (1, 0): the premise 0 = 0, the conclusion 3 = 2
 
 
 def test_apply_refuses_a_function_whose_body_binds_a_symbol_of_the_sides():
-    i = sp.Symbol("ai", integer=True, nonnegative=True)
+    i = sp.Symbol("ai", integer=True)
     t = sp.Symbol("at_", real=True)
     f = sp.Lambda(t, sp.Sum(t, (i, 0, 1)))  # f(M[i, 0]) would be Σ_i M[i, 0], capturing i
-    ch = chain("sound.apply_capture", (_OFF_MAT[i, 0], 0), assume=[i <= 1], expect=None)
+    ch = chain("sound.apply_capture", (_OFF_MAT[i, 0], 0), assume=[i >= 0, i <= 1], expect=None)
     ch.step((f(_OFF_MAT[i, 0]), f(0)), rules.apply(f))
     assert ch.verdict is not Verdict.PROVED
 
@@ -3352,18 +3344,44 @@ def test_sympy_reads_a_certified_sign_as_before():
     assert sp.sign(_ZERO).func is sp.sign and sp.ceiling(_ZERO).func is sp.ceiling  # no enclosure decides them
 
 
+#: exactly 0, algebraic: SymPy's exact test (its minimal polynomial) finds it zero
+_ALGEBRAIC_ZERO = sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2) - 1
+
+
+@pytest.mark.parametrize("number, sign, nonzero, beside", [
+    (_ZERO, None, False, True),  # no enclosure decides it alone; 1 + it is certainly positive
+    (_ALGEBRAIC_ZERO, 0, False, True),  # exactly zero
+    (sp.pi - 3, 1, True, True),
+    (1 + sp.I * _ZERO, "nonzero", True, False),  # 1, certainly not 0; whether it is real no box tells
+    (sp.I + sp.sqrt(2), "not real", True, False),
+])
+def test_one_certified_reading_of_a_closed_number_for_sympy_and_for_the_kernels_divisors(number, sign, nonzero, beside):
+    """:func:`closed_sign` is what SymPy reads (``equals``) and what the kernel's test of a divisor reads; beside
+    a positive term, the closed terms of a sum are read as one number (x² + 1 + (π − 3) = x² + (π − 2))."""
+    from derive.kernel import wellformed
+    from derive.kernel.signs import closed_sign
+
+    x = sp.Symbol("x", real=True)
+    assert closed_sign(number) == sign
+    assert wellformed.known_nonzero(number) is nonzero
+    assert number.equals(0) in ((False, None) if nonzero else (True,) if sign == 0 else (None,))
+    assert wellformed.known_nonzero(x**2 + 1 + number) is beside
+    assert wellformed.known_nonzero(x**2 - 1 + number) is False  # x² − 1 + … is 0 somewhere, whatever the number
+
+
 # -- an index a form binds is an integer, not what its symbol's assumptions say -------------------------------------
 _KP = sp.Symbol("k", integer=True, positive=True)
+_KZ_INDEX = sp.Symbol("k", integer=True)
 _KN = sp.Symbol("k", integer=True, negative=True)
 _ROW = sp.MatrixSymbol("A", 1, n)
 _POLE = sp.Lambda(z, 1 / (1 + z**2))  # poles at ±i
 
 
 @pytest.mark.parametrize("index, term, count", [
-    (_KP, lambda k: sp.sqrt(k - 1) * _ROW, 1),  # its one term, k = 0, is i·A
-    (_KP, lambda k: sp.log(k) * _ROW, 2),  # k = 0 gives log(0)·A, no real matrix
-    (_KN, lambda k: sp.sqrt(-k - 1) * _ROW, 1),  # k negative by its symbol, 0 in the sum: i·A
-], ids=["positive-index", "log-at-zero", "negative-index"])
+    (_KZ_INDEX, lambda k: sp.sqrt(k - 1) * _ROW, 1),  # its one term, k = 0, is i·A
+    (_KZ_INDEX, lambda k: sp.log(k) * _ROW, 2),  # k = 0 gives log(0)·A, no real matrix
+    (_KZ_INDEX, lambda k: sp.sqrt(-k - 1) * _ROW, 1),  # 0 in the sum: i·A
+], ids=["root-at-zero", "log-at-zero", "negative-root"])
 def test_an_index_sum_is_not_read_real_from_its_index_symbols_assumptions(index, term, count):
     from derive.layers import forms
     from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
@@ -3511,3 +3529,124 @@ def test_where_values_are_refused_when_they_use_each_other_or_break_an_assumptio
     with pytest.raises(ValueError) as info:
         free("sound.where_values", lhs(), rhs(), where=where()).decide()
     assert "\n" not in str(info.value)
+
+
+# -- a sum's index is read as an integer from its limits, never from its own assumptions ---------------------------
+from derive import forms  # noqa: E402
+_HALF = sp.Rational(1, 2)
+_KI = sp.Symbol("k", integer=True)
+_KPOS = sp.Symbol("k", integer=True, positive=True)
+_NP = sp.Symbol("n", integer=True, positive=True)
+_AR = sp.Symbol("a", real=True)
+_A22 = sp.MatrixSymbol("A", 2, 2)
+_KK = sp.Symbol("k")
+_XC = sp.Symbol("xc")  # complex
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # Σ_{k=1/2}^{5/2} (sin πk + k) is 11/2, Σ k is 9/2: with an integer index sin πk "is" 0, and it was proved
+    (lambda: sp.Sum(sp.sin(sp.pi * _KK) + _KK, (_KK, _HALF, 5 * _HALF)), lambda: sp.Sum(_KK, (_KK, _HALF, 5 * _HALF))),
+    (lambda: sp.Sum(sp.sin(sp.pi * _KK) + _KK, (_KK, _HALF, _NP + _HALF)), lambda: sp.Sum(_KK, (_KK, _HALF, _NP + _HALF))),
+    (lambda: sp.Sum(sp.sin(sp.pi * _KK) + _KK, (_KK, _AR, _AR + _NP)), lambda: sp.Sum(_KK, (_KK, _AR, _AR + _NP))),
+    (lambda: sp.Product(2 ** sp.sin(sp.pi * _KK), (_KK, _HALF, 5 * _HALF)), lambda: 1),  # 2 ** (1 - 1 + 1) = 2
+    # a Kronecker delta selected in a range off the integers: t = 1/2, 3/2, 5/2 selects nothing
+    (lambda: sp.Sum(_OFF_X * sp.KroneckerDelta(_OFF_T, 1), (_OFF_T, _HALF, 5 * _HALF)), lambda: _OFF_X),
+    (lambda: sp.Sum(_OFF_X * sp.KroneckerDelta(_OFF_T, 0), (_OFF_T, -1, _OFF_A)),
+     lambda: sp.Piecewise((_OFF_X, _OFF_A >= 0), (0, True))),  # a real upper limit
+    # a sum over complex limits: its index is read where they take it (tanh has poles off the real line)
+    (lambda: _p(sp.Sum(sp.tanh(_TR), (_TR, _XC, _XC))), lambda: 1),
+    (lambda: _p(sp.Product(sp.atan(_TR), (_TR, _XC, _XC))), lambda: 1),
+], ids=["half", "half+n", "real-start", "product", "delta-half", "delta-real-upper", "complex-sum", "complex-product"])
+def test_a_sum_whose_limits_are_not_integers_is_refused(lhs, rhs):
+    with pytest.raises(ValueError, match="is not known to be an integer") as info:
+        free("sound.loose_limits", lhs(), rhs()).decide()
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("build", [
+    # Π_{k=0}^{n-1} k is 0; SymPy, reading k's "positive", took it for nonzero, so a·P·P⁻¹ = a was proved
+    lambda: free("sound.index_sign", _with_inverse(sp.Product(_KPOS, (_KPOS, 0, _NP - 1))), w).decide(),
+    # and the division by it: from P·a = P·b, a = b (false at a = 0, b = 1: the premise is 0 = 0)
+    lambda: chain("sound.index_sign_divide", (sp.Product(_KPOS, (_KPOS, 0, _NP - 1)) * a, sp.Product(
+        _KPOS, (_KPOS, 0, _NP - 1)) * b), expect=None).step((a, b), rules.divide(sp.Product(_KPOS, (_KPOS, 0, _NP - 1)))),
+    lambda: free("sound.index_sign_sum", _with_inverse(sp.Sum(_KPOS, (_KPOS, 0, _NP - 1))), w).decide(),
+    # an IndexSum over k from 0, k declared positive: its k = 0 term divides by 0
+    lambda: free("sound.index_sign_isum", forms.index_sum(_KPOS, _A22 / _KPOS + _A22, _NP),
+                 forms.index_sum(_KPOS, _A22 / _KPOS, _NP) + forms.index_sum(_KPOS, _A22, _NP)).decide(),
+], ids=["product", "divide", "sum", "index-sum"])
+def test_an_index_declared_signed_is_refused(build):
+    with pytest.raises(ValueError, match="is declared positive, but it takes the values its limits give it") as info:
+        build()
+    assert "\n" not in str(info.value)
+
+
+def _with_inverse(x):
+    with sp.evaluate(False):
+        return sp.Mul(w, x, sp.Pow(x, -1))
+
+
+@pytest.mark.parametrize("lhs, rhs, assume", [
+    (lambda: forms.index_sum(_KI, sp.MatMul(_KK_OVER_K, _A22), _NP), lambda: forms.index_sum(_KI, _A22, _NP), []),
+    (lambda: forms.index_sum(_KI, _A22 / _KI + _A22, _NP),
+     lambda: forms.index_sum(_KI, _A22 / _KI, _NP) + forms.index_sum(_KI, _A22, _NP), []),
+    (lambda: forms.index_sum(_KI, _A22 / _KI + _A22, 2),
+     lambda: forms.index_sum(_KI, _A22 / _KI, 2) + forms.index_sum(_KI, _A22, 2), []),
+    # an assumption about a symbol of the same name is about a free k, not the index: proved before
+    (lambda: forms.index_sum(_KI, sp.MatMul(_KK_OVER_K, _A22), _NP), lambda: forms.index_sum(_KI, _A22, _NP),
+     [sp.Ne(_KI, 0)]),
+], ids=["k/k", "A/k", "count-2", "assumed"])
+def test_an_index_sums_term_that_divides_by_its_index_needs_the_sum_defined(lhs, rhs, assume):
+    c = free("sound.isum_divides", lhs(), rhs(), assume=assume)
+    c.decide()
+    assert c.verdict is not P and "needs defined(IndexSum(" in c.evidence.detail
+
+
+with sp.evaluate(False):
+    _KK_OVER_K = sp.Mul(_KI, sp.Pow(_KI, -1))  # k·k⁻¹ as written: 0/0 at k = 0
+
+
+# -- an integral is never evaluated by SymPy's integrator (wrong past 2π for |sin t|), only held ----------------------
+_T = sp.Symbol("t", real=True)
+
+
+@pytest.mark.parametrize("build", [
+    # ∫₀⁷ |sin t| dt = 5 − cos 7, not 3 + cos 7; ∫₀^{3π} |sin t| dt = 6, not 2: both were proved by simplify
+    lambda: free("sound.integral_7", sp.Integral(sp.Abs(sp.sin(_T)), (_T, 0, 7)), 3 + sp.cos(7)).decide(),
+    lambda: free("sound.integral_3pi", sp.Integral(sp.Abs(sp.sin(_T)), (_T, 0, 3 * sp.pi)), sp.Integer(2)).decide(),
+    lambda: chain("sound.integral_step", sp.Integral(sp.Abs(sp.sin(_T)), (_T, 0, 3 * sp.pi)), expect=None).step(
+        sp.Integer(2), rules.simplify),
+    # from the true ∫₀^{3π} |sin t| dt = 6, "2 = 6" by simplify, then anything
+    lambda: chain("sound.integral_absurd", (sp.Integral(sp.Abs(sp.sin(_T)), (_T, 0, 3 * sp.pi)), sp.Integer(6)),
+                  expect=None).step((sp.Integer(2), sp.Integer(6)), rules.simplify).step((w, w + 1), rules.absurd()),
+    # ∫₀¹ sign(t − a) dt came out with the bound t free: "proved" equal to an expression in t
+    lambda: free("sound.integral_leak", sp.Integral(sp.sign(_T - a), (_T, 0, 1)),
+                 sp.Piecewise((0, sp.Eq(a, _T)), (1 - 2 * sp.Min(1, sp.Max(0, a)), True))).decide(),
+], ids=["7", "3pi", "chain", "absurd", "bound-leak"])
+def test_an_integral_is_never_evaluated_by_sympys_integrator(build):
+    assert build().verdict is not P
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda: sp.Subs(sp.sin(a)**2 + sp.cos(a)**2, sp.sin(a), b), lambda: 1),  # b² + cos² a: 5 at a = 0, b = 2
+    (lambda: sp.Subs(a + a**2, a**2, b), lambda: a + a**2 - a**2 + b),
+    (lambda: sp.Subs(SIGMA(2 * a), 2 * a, b), lambda: SIGMA(b)),
+], ids=["sin", "square", "sigma"])
+def test_a_substitution_for_an_expression_is_refused(lhs, rhs):
+    with pytest.raises(ValueError, match="which is not a symbol") as info:
+        free("sound.subs_pattern", lhs(), rhs()).decide()
+    assert "\n" not in str(info.value)
+
+
+# -- the second opinion confirms nothing under definedness facts that contradict each other --------------------------
+@pytest.mark.parametrize("divisor", [
+    lambda: sp.Pow(sp.Integer(0), -1, evaluate=False),  # 1/0: the fact 0 ≠ 0
+    lambda: sp.Pow(sp.Add(b, -b, evaluate=False), -1, evaluate=False),  # 1/(b − b)
+    lambda: sp.Pow(b**2 + 1 - sp.Abs(b)**2 - 1, -1, evaluate=False),  # 1/(b² − |b|²), 0 for a real b
+], ids=["zero", "b-b", "b2-abs2"])
+def test_the_second_opinion_confirms_nothing_under_facts_that_cannot_hold(divisor):
+    from derive.second import review
+
+    said = review.identity(sp.Mul(a, divisor(), evaluate=False), a + 1)
+    assert said.result == "unknown" and "contradict" in said.why
+    # a statement whose own assumptions cannot hold is true of no values: confirmed
+    assert review.identity(a, a + 1, (a > 0, a < 0)).result == "agrees"

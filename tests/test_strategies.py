@@ -5,6 +5,7 @@ import sympy as sp
 
 import derive
 from derive.kernel import strategies
+from derive.layers import forms
 from derive.kernel.budget import OutOfTime, time_budget
 from derive.kernel.strategies import prove_zero
 
@@ -156,3 +157,20 @@ def test_an_enclosing_budget_stops_every_strategy(monkeypatch):
         with time_budget(0.1):
             prove_zero(a - b, ["expand", "rational"], budget=5.0)
     assert caught.value.outer is False and caught.value.seconds == 0.1
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # a summand free of every index (a constant c) beside one that is not: Σ c + Σ c k = Σ c (k + 1)
+    (lambda c, k, j, n: sp.Sum(c, (k, 0, n - 1)) + sp.Sum(c * k, (k, 0, n - 1)), lambda c, k, j, n: sp.Sum(c * (k + 1), (k, 0, n - 1))),
+    # Σ_{k=a}^{b} c counts its terms: (b − a + 1) c, for every pair of integer limits (Karr's convention)
+    (lambda c, k, j, n: sp.Sum(c, (k, 0, n - 1)), lambda c, k, j, n: n * c),
+    (lambda c, k, j, n: sp.Sum(c, (k, 0, n - 1), (j, 1, n)), lambda c, k, j, n: n**2 * c),
+    (lambda c, k, j, n: sp.Sum(c, (k, n, j)), lambda c, k, j, n: (j - n + 1) * c),  # j may be below n: Karr
+    (lambda c, k, j, n: forms.index_sum(k, sp.MatrixSymbol("A", 2, 2), n), lambda c, k, j, n: n * sp.MatrixSymbol("A", 2, 2)),
+], ids=["linear", "count", "double", "karr", "index-sum"])
+def test_a_sum_of_a_summand_free_of_its_index_counts_its_terms(lhs, rhs):
+    c = sp.MatrixSymbol("A", 2, 2)[0, 0]
+    k, j = sp.symbols("k j", integer=True)
+    n = sp.Symbol("n", integer=True, positive=True)
+    proved = derive.claim("t.constant_sum", lhs(c, k, j, n), rhs(c, k, j, n), expect=None).prove()
+    assert proved.verdict is derive.Verdict.PROVED, proved.evidence.detail

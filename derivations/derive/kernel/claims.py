@@ -554,6 +554,10 @@ class Claim(Statement):
                 self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=out, seconds=seconds))
             elif seen.uncertified:
                 self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=seen.uncertified, seconds=seconds))
+            elif seen.used == 0 and seen.unevaluated:
+                self._set(Verdict.UNPROVEN, Evidence(strategy="", seconds=seconds, detail=(
+                    f"no sample point could be used: at the {seen.unevaluated} that meet the assumptions, the sides "
+                    f"could not be evaluated exactly")))
             elif seen.used == 0:
                 raise ValueError(f"{where}: no sample point satisfies the assumptions")
             else:

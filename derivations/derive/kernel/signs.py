@@ -47,7 +47,7 @@ def _sign(number):
             return 1 if box > 0 else -1
         if box.imag > 0 or box.imag < 0:
             return "not real"
-        return None
+        return "nonzero"
     if not number.has(sp.Function) and number.is_algebraic:
         from sympy.polys.numberfields import minimal_polynomial
         from sympy.polys.polyerrors import NotAlgebraic
@@ -62,7 +62,8 @@ def _sign(number):
 
 def closed_sign(number):
     """``1``, ``-1`` or ``0`` for a closed real number whose sign is certain, ``"not real"`` for one certainly off
-    the real line, ``None`` when neither an enclosure nor an exact test tells.
+    the real line, ``"nonzero"`` for one certainly not zero whose realness no enclosure tells (a complex box around
+    it excludes zero, and its imaginary part does not), ``None`` when neither an enclosure nor an exact test tells.
 
     >>> import sympy as sp
     >>> zero = sp.sinh(sp.sin(sp.pi * (sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2))))
@@ -134,7 +135,7 @@ def _equals(self, other, failing_expression=False):
             difference = self - sp.sympify(other)
         except (TypeError, ValueError, sp.SympifyError):
             return found
-        if isinstance(difference, Expr) and difference.is_number and closed_sign(difference) not in (1, -1, "not real"):
+        if isinstance(difference, Expr) and difference.is_number and closed_sign(difference) in (None, 0):
             return difference if failing_expression else None
     return found
 

@@ -258,8 +258,11 @@ def _ordered(f, limits):
         return f
     variables = [lim[0] for lim in limits]
     outside = [g for g in sp.Mul.make_args(f) if not g.has(*variables)]
+    inside = [g for g in sp.Mul.make_args(f) if g.has(*variables)]
+    if not inside:  # Σ_{k=a}^{b} c = (b − a + 1) c for all integers a, b (Karr's convention for b < a − 1 too)
+        return f * sp.Mul(*[lim[2] - lim[1] + 1 for lim in limits])
     if outside:
-        return sp.Mul(*outside) * _ordered(sp.Mul(*[g for g in sp.Mul.make_args(f) if g.has(*variables)]), limits)
+        return sp.Mul(*outside) * _ordered(sp.Mul(*inside), limits)
     used = [lim for lim in limits if f.has(lim[0])] + [lim for lim in limits if not f.has(lim[0])]
     taken = {s.name for s in f.atoms(sp.Symbol)} | {s.name for lim in limits for b in lim[1:] for s in b.atoms(sp.Symbol)}
     names = []
@@ -763,8 +766,8 @@ def simplify_small(diff):
     """``simplify``, last and only on small scalar expressions (it can take minutes on large ones)."""
     if isinstance(diff, MatrixExpr) or sp.count_ops(diff) > SIMPLIFY_MAX_OPS:
         return None
-    if diff.has(sp.Sum, sp.Product):  # simplify evaluates them by SymPy's summation, not exact (see kernel.sums)
-        return None
+    if diff.has(sp.Sum, sp.Product, sp.Integral):  # simplify evaluates them by SymPy's summation and integrator,
+        return None  # which are not exact everywhere (see kernel.sums)
     if sp.simplify(diff) == 0:
         return "simplify (small scalar)"
     return None

@@ -68,25 +68,34 @@ def _doit(self, **hints):
     return written_out(self.func(body, *self.limits))
 
 
+def _held_integral(self, **hints):
+    """``Integral.doit`` while :func:`doit` runs: the integrand evaluated (``deep``), the integral held. SymPy's
+    integrator is not exact everywhere: its antiderivative of ``|sin t|`` is wrong past 2π (``∫₀^{3π} |sin t| dt``
+    comes out 2, not 6), and ``∫₀¹ sign(t − a) dt`` comes out with the bound ``t`` free."""
+    body = self.function.doit(**hints) if hints.get("deep", True) else self.function
+    return self.func(body, *self.limits)
+
+
 _depth = [0]  # how many `exact()` blocks are open
 
 
 @contextlib.contextmanager
 def exact():
     """While the block runs, ``Sum.doit`` and ``Product.doit`` write out a sum at integer limits and hold any
-    other: the kernel enters it while it checks a claim or a step, so that no value it reads (``lhs - rhs`` of
-    matrix expressions, which SymPy builds with ``doit``, included) comes from SymPy's summation. SymPy's own
-    behaviour is back once the outermost block is left."""
+    other, and ``Integral.doit`` holds every integral: the kernel enters it while it checks a claim or a step, so
+    that no value it reads (``lhs - rhs`` of matrix expressions, which SymPy builds with ``doit``, included) comes
+    from SymPy's summation or its integrator. SymPy's own behaviour is back once the outermost block is left."""
     if _depth[0] == 0:
-        saved = sp.Sum.doit, sp.Product.doit
+        saved = sp.Sum.doit, sp.Product.doit, sp.Integral.doit
         sp.Sum.doit = sp.Product.doit = _doit
+        sp.Integral.doit = _held_integral
     _depth[0] += 1
     try:
         yield
     finally:
         _depth[0] -= 1
         if _depth[0] == 0:
-            sp.Sum.doit, sp.Product.doit = saved
+            sp.Sum.doit, sp.Product.doit, sp.Integral.doit = saved
 
 
 def doit(expr, **hints):

@@ -31,9 +31,11 @@ from sympy.core.symbol import Str
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
+from .signs import closed_sign
 from .validate import require_inert_tex
 
-__all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_same_names", "refuse_live_names", "names_in", "check_statement",
+__all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
+           "refuse_pattern_subs", "refuse_same_names", "refuse_live_names", "names_in", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -121,6 +123,73 @@ def _depth(expr, limit) -> int:
     return deepest
 
 
+#: what a bound index may not be declared to be: its values are where its limits take it, not where these say
+_INDEX_FACTS = ("positive", "negative", "zero", "nonzero", "nonnegative", "nonpositive", "even", "odd", "prime",
+                "composite")
+
+
+def refuse_loose_indices(where: str, expr) -> None:
+    """Raise ValueError for a sum or product (``Sum``, ``Product``, or a form that binds an index, such as derive's
+    ``IndexSum``) whose index is not read as the limits make it: a limit that is not known to be an integer (the
+    index runs over ``a, a + 1, …``: over ``1/2, 3/2, …`` for ``a = 1/2``, where the kernel's integer index would make
+    ``sin(πk)`` 0), or an index declared positive, nonzero, even … (SymPy reads a sum's or a product's sign from its
+    index's own assumptions: ``Π_{k=0}^{n-1} k`` with ``k`` positive would be nonzero, though it is 0).
+
+    >>> k = sp.Symbol("k", integer=True, positive=True)
+    >>> refuse_loose_indices("claim('x')", sp.Product(k, (k, 0, 3)))
+    Traceback (most recent call last):
+    ...
+    ValueError: claim('x'): the index k of Product(k, (k, 0, 3)) is declared positive, but it takes the values its limits give it; declare it sp.Symbol('k', integer=True)
+    """
+    for node in _nodes(expr):
+        if isinstance(node, (sp.Sum, sp.Product)):
+            indices = [lim[0] for lim in node.limits]
+            for lim in node.limits:
+                if len(lim) != 3:
+                    raise ValueError(f"{where}: {_short(node)} needs both limits of its index {lim[0]}")
+                for side, end in zip(("lower", "upper"), lim[1:]):
+                    if end.is_integer is not True:
+                        raise ValueError(f"{where}: the {side} limit {sp.sstr(end)} of {_short(node)} is not known to "
+                                         f"be an integer; a sum's or a product's index is read as an integer, so its "
+                                         f"limits must be integers")
+        elif getattr(node, "bound_symbols", None) and isinstance(node, MatrixExpr):
+            indices = list(node.bound_symbols)
+        else:
+            continue
+        for index in indices:
+            if index.is_integer is False:
+                raise ValueError(f"{where}: the index {index} of {_short(node)} is declared not an integer")
+            said = [fact for fact in _INDEX_FACTS if getattr(index, f"is_{fact}") is not None]
+            if said:
+                raise ValueError(f"{where}: the index {index} of {_short(node)} is declared {said[0]}, but it takes "
+                                 f"the values its limits give it; declare it sp.Symbol({str(index)!r}, integer=True)")
+
+
+def refuse_pattern_subs(where: str, expr) -> None:
+    """Raise ValueError for a ``Subs`` whose variable is not a symbol (``Subs(sin(a)**2 + cos(a)**2, sin(a), b)``):
+    it replaces a pattern as written, so it is no function of its body's value (simplifying the body to 1 first
+    changes it from ``b**2 + cos(a)**2`` to 1).
+
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> refuse_pattern_subs("claim('x')", sp.Subs(sp.sin(a)**2 + sp.cos(a)**2, sp.sin(a), b))
+    Traceback (most recent call last):
+    ...
+    ValueError: claim('x'): Subs(sin(a)**2 + cos(a)**2, sin(a), b) puts a value for sin(a), which is not a symbol; a substitution is read as a function of its variables, so each must be a symbol
+    """
+    for node in _nodes(expr):
+        if isinstance(node, sp.Subs):
+            for variable in node.variables:
+                if not isinstance(variable, sp.Symbol):
+                    raise ValueError(f"{where}: {_short(node)} puts a value for {sp.sstr(variable)}, which is not a "
+                                     f"symbol; a substitution is read as a function of its variables, so each must "
+                                     f"be a symbol")
+
+
+def _short(node) -> str:
+    text = sp.sstr(node)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def refuse_same_names(where: str, symbols) -> None:
     """Raise ValueError when two different free symbols, matrix symbols or undefined functions share a name or
     print alike in LaTeX (``a1`` and ``a_1`` both show as a₁; ``Function("f", real=True)`` and ``Function("f")``;
@@ -163,6 +232,8 @@ def check_statement(where: str, *exprs) -> None:
     for expr in exprs:
         refuse_inexact(where, expr)
         refuse_undefined(where, expr)
+        refuse_loose_indices(where, expr)
+        refuse_pattern_subs(where, expr)
         items = list(expr) if isinstance(expr, sp.MatrixBase) else [expr]
         for item in items:
             if isinstance(item, sp.Basic) and _depth(item, MAX_DEPTH) > MAX_DEPTH:
@@ -286,6 +357,16 @@ def _walk(node, found: list) -> None:
         return
     if isinstance(node, sp.Lambda):
         _bound(node, node.expr, node.variables, found)  # applied to what, the walk does not know here
+        return
+    bound = getattr(node, "bound_symbols", None)
+    if bound and isinstance(node, MatrixExpr):  # a form that binds an index (IndexSum): over the integers it takes
+        for arg in node.args:
+            if arg in bound:
+                continue
+            if isinstance(arg, sp.Basic) and arg.has(*bound):
+                _bound(node, arg, bound, found, integer=all(b.is_integer for b in bound))
+            else:
+                _walk(arg, found)
         return
 
     if isinstance(node, sp.Pow) and not isinstance(node, MatrixExpr):
@@ -427,13 +508,14 @@ def _finite_number(value) -> bool:
 def known_nonzero(expr) -> bool:
     """Known nonzero: by SymPy's assumptions about ``expr`` with every closed number in it (one that is not a
     rational, ``i`` or a named constant such as π, wherever it sits: a ``Piecewise`` branch, a limit) read as a
-    symbol that carries only what an enclosure certifies of it: nonzero, its sign, real. SymPy judges such a number
-    from a few digits of its value: ``sinc(π(√(3+2√2) − √2))``, which is 0, it calls nonzero, and
-    ``√(1 + i·sinh(sin(π(√(3+2√2) − √2))))``, which is 1, not real.
+    symbol that carries only what is certified of it (:func:`derive.kernel.signs.closed_sign`): its sign, or that
+    it is nonzero; one the exact test finds zero is 0, and the closed terms of a sum are read as one number. SymPy
+    alone judges such a number from a few digits of its value: ``sinc(π(√(3+2√2) − √2))``, which is 0, it calls
+    nonzero, and ``√(1 + i·sinh(sin(π(√(3+2√2) − √2))))``, which is 1, not real.
 
     >>> import sympy as sp
     >>> x = sp.Symbol("x", real=True)
-    >>> known_nonzero(x**2 + sp.exp(1)), known_nonzero(x**2 + 1 - sp.sinc(sp.pi * (sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2))))
+    >>> known_nonzero(x**2 + sp.exp(1)), known_nonzero(x**2 - sp.sinc(sp.pi * (sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2))))
     (True, False)
     """
     if not isinstance(expr, sp.Expr):
@@ -446,29 +528,32 @@ def _numbers_read(e, read: dict):
     if e.is_Atom:
         return e  # a rational, i, π, e …: SymPy knows these exactly (a symbol, or a float, which is refused earlier)
     if isinstance(e, sp.Expr) and not isinstance(e, MatrixExpr) and e.is_number:
-        if e not in read:
-            read[e] = sp.Dummy("c", **_certified_facts(e))
+        if e not in read:  # (a number the exact test finds zero is 0)
+            read[e] = sp.S.Zero if _closed_zero(e) else sp.Dummy("c", **_certified_facts(e))
         return read[e]
+    if isinstance(e, sp.Add):  # the closed terms of a sum as one number (x² + 1 + π − 3 = x² + (π − 2))
+        numbers = [a for a in e.args if a.is_number]
+        if 1 < len(numbers) < len(e.args):
+            return sp.Add(_numbers_read(sp.Add(*numbers), read),
+                          *[_numbers_read(a, read) for a in e.args if not a.is_number])
     args = [_numbers_read(a, read) for a in e.args]
     return e.func(*args) if any(x is not a for x, a in zip(args, e.args)) else e
 
 
-@functools.lru_cache(maxsize=4096)
-def _certified_facts(n) -> dict:
-    """What an enclosure certifies of the closed number ``n`` (:func:`derive.kernel.certify.excluding_zero`): its
-    sign where it is real, else that it is not zero; nothing where it cannot tell."""
-    from .certify import excluding_zero
+#: what a symbol standing for a closed number may carry, from its certified sign (:func:`.signs.closed_sign`)
+_FACTS = {1: {"positive": True}, -1: {"negative": True}, "not real": {"zero": False}, "nonzero": {"zero": False}}
 
-    try:
-        found = excluding_zero(n)
-    except TypeError:
-        return {}
-    if found is None:
-        return {}
-    enclosure, method = found
-    if method.startswith("arb"):
-        return {"positive": True} if enclosure > 0 else {"negative": True}
-    return {"zero": False}  # (not "nonzero", which in SymPy means real too)
+
+def _certified_facts(n) -> dict:
+    """What is certified of the closed number ``n`` (:func:`derive.kernel.signs.closed_sign`): its sign where it is
+    real, else that it is not zero; nothing where nothing is certain. (``zero=False``, not ``nonzero``, which in
+    SymPy means real too.)"""
+    return dict(_FACTS.get(closed_sign(n), {}))
+
+
+def _closed_zero(n) -> bool:
+    """Whether the closed number ``n`` is exactly zero (the minimal polynomial of an algebraic number)."""
+    return closed_sign(n) == 0
 
 
 def _where_defined(node):

@@ -500,6 +500,8 @@ class Sampled:
     used: int
     found: Found | None = None
     uncertified: str = ""
+    #: points that met the assumptions where the sides could not be evaluated exactly
+    unevaluated: int = 0
 
 
 def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denominators=()) -> Sampled:
@@ -514,7 +516,7 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
     _require_candidates(pools)
     stand_ins = {f: stand_ins_for(f, diff) for f in funcs}
     worst = 0.0
-    used = 0
+    used = unevaluated = 0
     for n in range(points * 4):
         if used >= points:
             break
@@ -532,6 +534,7 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
         try:
             values = [residual_at(comp, witness, denominators) for _, comp in comps]
         except NotEvaluable:
+            unevaluated += 1
             continue
         used += 1
         for (index, comp), value in zip(comps, values):
@@ -552,4 +555,4 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
             size = "not a finite number" if magnitude != magnitude or magnitude == float("inf") else f"{magnitude:.1e}"
             return Sampled(magnitude, used, None, f"the sides differ at {at or 'the sample'} (|lhs - rhs| ≈ {size}), "
                                                   f"but the difference could not be certified")
-    return Sampled(worst, used)
+    return Sampled(worst, used, unevaluated=unevaluated)

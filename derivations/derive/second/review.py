@@ -176,6 +176,41 @@ def _queries(t: Translator, facts, goals, inverses=None):
         yield result
 
 
+#: what finding the facts of a confirmation contradictory may spend: Z3's resource units, and milliseconds
+FACTS_RLIMIT, FACTS_MS = 20000, 500
+
+
+def _facts_can_hold(t: Translator, assume=()) -> None:
+    """Raise *unknown* when the facts the translation added (what a function's values are, and the definedness
+    facts) contradict the symbols' domains and ``assume``, which do not contradict each other: under them every
+    query is ``unsat``, which would confirm anything (a divisor the kernel took for nonzero that is 0 gives the fact
+    ``0 ≠ 0``). A statement whose own assumptions cannot hold (``i ≠ l`` for two indices up to r = 1) is true of no
+    values, and so confirmed. Asked within a small limit: only a contradiction found there counts (a ground one is
+    found by Z3's simplifier at once); where the engine cannot tell, the facts are taken as they are."""
+    given = t.domain + [t.boolean(c) for c in assume]
+    added = t.side + t.defined
+    if added and _contradictory(t, given + added) and not _contradictory(t, given):
+        raise _Unknown("the definedness facts contradict the domains and assumptions, so an unsat query under them "
+                       "confirms nothing")
+
+
+def _contradictory(t: Translator, facts) -> bool:
+    """Whether the engine finds ``facts`` unsatisfiable within :data:`FACTS_RLIMIT` and :data:`FACTS_MS`."""
+    if not facts:
+        return False
+    ms = max(1, min(time_left_ms(), FACTS_MS))
+    if t.native:
+        return _cvc5.AVAILABLE and _cvc5.check(t.script(facts), ms) == "unsat"
+    prepared = [_prepare(f) for f in t.parse(list(facts))]
+    if any(z3.is_false(f) for f in prepared):
+        return True
+    s = z3.Solver(ctx=prepared[0].ctx)
+    s.set("rlimit", FACTS_RLIMIT)
+    s.set("timeout", ms)
+    s.add(*prepared)
+    return s.check() == z3.unsat
+
+
 def _in_own_context(formulas) -> list:
     """``formulas`` translated into a Z3 context of their own."""
     own = z3.Context()
@@ -281,6 +316,7 @@ def _identity_at(lhs, rhs, assume, sizes, abstract=False) -> int:
         if result == z3.sat:
             where = f" at component {k + 1} of {len(comps)}" if len(comps) > 1 else ""
             raise _Disagrees(f"Z3 finds values at which lhs - rhs is not zero{where}")
+    _facts_can_hold(t, assume)
     return len(comps)
 
 
@@ -578,6 +614,7 @@ def _substitution(prev, nxt, mapping, assume):
     goals = [_nonzero(_difference(a, b)) for a, b in zip(left, right)]
     if any(r == z3.sat for r in _queries(t, facts, goals, t.inverses)):
         raise _Disagrees("the substituted expression differs from the next one")
+    _facts_can_hold(t, assume)
     return "unsat of prev[mapping] ≠ next"
 
 
@@ -701,6 +738,7 @@ def _by_at(prev, nxt, pieces, assume, mode=None):
             raise _Disagrees("a cited chain's start does not follow from the current equation")
     if any(r == z3.sat for r in _queries(t, facts + hypotheses, goal, t.inverses)):
         raise _Disagrees("Z3 finds values at which the cited conclusions hold and the next equation does not")
+    _facts_can_hold(t, assume)  # (not the current equation: from a false one, anything follows)
 
 
 #: how many sizes a chain step about matrices of symbolic size is re-checked at (each written out entry by entry,
@@ -970,6 +1008,7 @@ def _implication_at(prev, nxt, mapping, more, assume, premises, mode=None):
             raise
         ground = None
     if ground is not None and all(r == z3.unsat for r in ground):
+        _facts_can_hold(t, assume)
         return "unsat of the conclusion's negation, given the premise at the step's instance"
     if ground is not None and not hypotheses and any(r == z3.sat for r in ground):
         raise _Disagrees("Z3 finds values at which the premise holds and the conclusion does not")
@@ -979,6 +1018,7 @@ def _implication_at(prev, nxt, mapping, more, assume, premises, mode=None):
         raise _Unknown("the instances did not settle it with the transcendental functions uninterpreted")
     if any(r == z3.sat for r in _queries(t, facts + hypotheses + instances, goals)):
         raise _Disagrees("Z3 finds a σ and values at which the premises hold and the conclusion does not")
+    _facts_can_hold(t, assume)
     return "unsat of the conclusion's negation, given the premise for all values"
 
 
@@ -994,6 +1034,7 @@ def _settled_at_mappings(prev, nxt, mapping, more, assume, mode) -> bool:
     mark = len(_SCRIPTS)
     try:
         if all(r == z3.unsat for r in _queries(t, facts + instances, goals)):
+            _facts_can_hold(t, assume)
             return True
     except _Unknown:
         pass
