@@ -325,6 +325,17 @@ def test_undefined_values_are_refused(side):
         claim("sound.undefined", side, sp.Integer(5))
 
 
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda: sp.AccumBounds(-1, 1) - sp.AccumBounds(-1, 1), lambda: 0),  # SymPy: AccumBounds(-2, 2)
+    (lambda: sp.limit(sp.sin(1 / w), w, 0) + a, lambda: a),  # a range: sin(1/w) has no limit at 0
+    (lambda: sp.Matrix([sp.AccumBounds(0, 1), a]), lambda: sp.Matrix([0, a])),
+], ids=["range", "limit", "matrix"])
+def test_a_range_of_values_is_refused(lhs, rhs):
+    with pytest.raises(ValueError, match="is a range of values, not a number") as info:
+        claim("sound.range_of_values", lhs(), rhs())
+    assert "\n" not in str(info.value)
+
+
 def test_an_uncertifiable_disagreement_leaves_no_verdict(monkeypatch):
     import derive.kernel.witness as witness
 

@@ -103,12 +103,16 @@ def refuse_inexact(where: str, expr) -> None:
 
 
 def refuse_undefined(where: str, expr) -> None:
-    """Raise ValueError for ``nan``, ``zoo``, ``±oo`` and empty matrices: they are no values to compare."""
+    """Raise ValueError for ``nan``, ``zoo``, ``±oo``, ranges (``AccumBounds``) and empty matrices: they are no
+    values to compare."""
     if isinstance(expr, (sp.MatrixBase, MatrixExpr)) and 0 in expr.shape:
         raise ValueError(f"{where}: an empty {expr.shape[0]}x{expr.shape[1]} matrix states nothing")
     for node in _nodes(expr):
         if node in (sp.nan, sp.zoo, sp.oo, -sp.oo):
             raise ValueError(f"{where}: {sp.sstr(node)} is not a number; a claim compares defined values")
+        if isinstance(node, sp.AccumBounds):  # (what SymPy gives for the limit of sin(1/x) at 0, say)
+            raise ValueError(f"{where}: {sp.sstr(node)} is a range of values, not a number; a claim compares "
+                             f"defined values")
 
 
 def _depth(expr, limit) -> int:
