@@ -3661,3 +3661,55 @@ def test_the_second_opinion_confirms_nothing_under_facts_that_cannot_hold(diviso
     assert said.result == "unknown" and "contradict" in said.why
     # a statement whose own assumptions cannot hold is true of no values: confirmed
     assert review.identity(a, a + 1, (a > 0, a < 0)).result == "agrees"
+
+
+# -- a sum or a product over a range that may be empty or reversed: SymPy's readings of its sign ---------------------
+_KE = sp.Symbol("ke", integer=True)
+_NE = sp.Symbol("ne", integer=True, nonnegative=True)
+_NZ = sp.Symbol("nz", integer=True)
+
+
+def _unevaluated(build):
+    with sp.evaluate(False):
+        return build()
+
+
+@pytest.mark.parametrize("build, wrong", [
+    # Π_{k=1}^{n} 0 is 1 at n = 0: SymPy read it as zero, so Eq(P, 0) was True and this was proved
+    (lambda: free("sound.empty_eq", _unevaluated(lambda: sp.Piecewise((w, sp.Eq(sp.Product(0, (_KE, 1, _NE)), 0)),
+                                                                       (0, True))), w).decide(), P),
+    # Π_{k=n+1}^{n} 2 is 1: SymPy read it as nonpositive (and positive: which won hung on a hash order)
+    (lambda: free("sound.empty_le", _unevaluated(lambda: sp.Piecewise((w, sp.Le(sp.Product(2, (_KE, _NZ + 1, _NZ)), 0)),
+                                                                       (0, True))), w).decide(), P),
+    # min(1, 0) = 0 is true, but Min(P, 0) collapsed to P (= 1 at any witness) and was refuted
+    (lambda: free("sound.empty_min", _unevaluated(lambda: sp.Min(sp.Product(2, (_KE, _NZ + 1, _NZ)), 0)), 0).decide(), R),
+    # Σ_{k=0}^{n-1} 1 is 0 at n = 0: SymPy read it as positive, so it passed as a divisor
+    (lambda: free("sound.empty_sum_divisor", _unevaluated(lambda: sp.Mul(w, sp.Sum(1, (_KE, 0, _NE - 1)),
+                                                                         sp.Pow(sp.Sum(1, (_KE, 0, _NE - 1)), -1))),
+                  w).decide(), P),
+], ids=["product-eq-0", "product-le-0", "product-min", "sum-divisor"])
+def test_an_empty_range_is_read_as_what_it_is(build, wrong):
+    assert build().verdict is not wrong
+
+
+def test_sympy_reads_a_sum_or_a_product_over_a_range_that_may_be_empty_as_unknown():
+    assert sp.Product(0, (_KE, 1, _NE)).is_zero is None and sp.Product(0, (_KE, 1, _NE + 1)).is_zero is True
+    assert sp.Product(2, (_KE, _NZ + 1, _NZ)).is_nonpositive is False and sp.Product(2, (_KE, _NZ + 1, _NZ)).is_positive
+    assert sp.Sum(1, (_KE, 0, _NE - 1)).is_positive is None and sp.Sum(1, (_KE, 0, _NE)).is_positive is True
+
+
+@pytest.mark.parametrize("build", [
+    lambda: free("sound.count_i", forms.IndexSum(_KI, _A22, sp.I), sp.I * _A22).decide(),
+    lambda: free("sound.count_half", forms.IndexSum(_KI, _A22, _HALF), _HALF * _A22).decide(),
+    lambda: free("sound.count_real", forms.IndexSum(_KI, _A22, _AR), _AR * _A22).decide(),
+    # a matrix of m rows for a real m: at m = 1/2 there is none; 1·(W + zJ) = 1·W + m z was proved
+    lambda: free("sound.size_real", sp.OneMatrix(1, _MR) * (sp.MatrixSymbol("W", _MR, 1) + w * sp.OneMatrix(_MR, 1)),
+                 sp.OneMatrix(1, _MR) * sp.MatrixSymbol("W", _MR, 1) + sp.Matrix([[_MR * w]])).decide(),
+], ids=["count-i", "count-half", "count-real", "size-real"])
+def test_a_count_or_a_size_that_is_not_an_integer_is_refused(build):
+    with pytest.raises(ValueError, match="is not known to be an integer") as info:
+        build()
+    assert "\n" not in str(info.value)
+
+
+_MR = sp.Symbol("mr", positive=True)

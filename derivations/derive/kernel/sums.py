@@ -24,7 +24,7 @@ import contextlib
 
 import sympy as sp
 
-__all__ = ["doit", "exact", "written_out", "MAX_TERMS"]
+__all__ = ["doit", "exact", "install", "written_out", "MAX_TERMS"]
 
 #: a sum or product over more terms than this is held, not written out
 MAX_TERMS = 4096
@@ -105,3 +105,75 @@ def doit(expr, **hints):
         return expr
     with exact():
         return written_out(expr.doit(**hints))
+
+
+# -- what SymPy reads of a sum's or a product's sign, with Karr's convention and empty ranges --------------------------
+def _forward(self) -> bool:
+    """Whether every range of ``self`` is known to hold at least one term, read forward (``upper >= lower``)."""
+    return all(len(lim) == 3 and (lim[2] - lim[1]).is_nonnegative for lim in self.limits)
+
+
+def _sum_positive(self):
+    """``Sum._eval_is_positive``: SymPy's says positive for positive terms over a range that may be empty (a sum
+    of none is 0), and not positive for terms that are not, though complex ones may add up to a positive number.
+    Here: positive for positive terms over a range known to hold one; not positive for real terms none of which is
+    positive, over a range read forward or empty."""
+    if not self.has_finite_limits:
+        return None
+    if _forward(self) and self.function.is_positive:
+        return True
+    if self.has_reversed_limits is False and self.function.is_extended_nonpositive:
+        return False
+    return None
+
+
+def _sum_negative(self):
+    """``Sum._eval_is_negative``, read as :func:`_sum_positive` is."""
+    if not self.has_finite_limits:
+        return None
+    if _forward(self) and self.function.is_negative:
+        return True
+    if self.has_reversed_limits is False and self.function.is_extended_nonnegative:
+        return False
+    return None
+
+
+def _product_zero(self):
+    """``Product._eval_is_zero``: SymPy's says zero for a zero factor over a range that may be empty (a product of
+    none is 1) or reversed (Karr: 1 over the product of the range between, which divides by that 0)."""
+    if self.has_empty_sequence:
+        return False
+    if self.term.is_zero and _forward(self):
+        return True
+    return None
+
+
+def _product_nonpositive(self):
+    """``Product._eval_is_extended_nonpositive``: SymPy's says nonpositive for an empty product, which is 1 (and
+    positive to SymPy too: which reading wins depended on the order of a hash)."""
+    if self.has_empty_sequence:
+        return False
+    return None
+
+
+_READINGS = {sp.Sum: {"positive": _sum_positive, "negative": _sum_negative},
+             sp.Product: {"zero": _product_zero, "extended_nonpositive": _product_nonpositive}}
+
+
+def install():
+    """Make SymPy read a sum's and a product's sign as Karr's convention and empty ranges make it (done once, when
+    derive is imported): :func:`_sum_positive`, :func:`_sum_negative`, :func:`_product_zero`,
+    :func:`_product_nonpositive`. SymPy's own readings stay reachable as ``.sympy`` on the replacements.
+
+    >>> k, n = sp.Symbol("k", integer=True), sp.Symbol("n", integer=True, nonnegative=True)
+    >>> install()
+    >>> sp.Sum(1, (k, 0, n - 1)).is_positive, sp.Product(0, (k, 1, n)).is_zero  # 0 and 1 at n = 0
+    (None, None)
+    """
+    for cls, readings in _READINGS.items():
+        for fact, reading in readings.items():
+            if cls._prop_handler.get(fact) is reading:
+                continue
+            reading.sympy = getattr(cls, f"_eval_is_{fact}", None)
+            setattr(cls, f"_eval_is_{fact}", reading)
+            cls._prop_handler[fact] = reading

@@ -133,8 +133,9 @@ _INDEX_FACTS = ("positive", "negative", "zero", "nonzero", "nonnegative", "nonpo
 
 
 def refuse_loose_indices(where: str, expr) -> None:
-    """Raise ValueError for a sum or product (``Sum``, ``Product``, or a form that binds an index, such as derive's
-    ``IndexSum``) whose index is not read as the limits make it: a limit that is not known to be an integer (the
+    """Raise ValueError for a matrix expression whose size is not known to be an integer, and for a sum or product
+    (``Sum``, ``Product``, or a form that binds an index, such as derive's ``IndexSum`` with its ``term_count``)
+    whose index is not read as the limits make it: a limit (or a count) that is not known to be an integer (the
     index runs over ``a, a + 1, …``: over ``1/2, 3/2, …`` for ``a = 1/2``, where the kernel's integer index would make
     ``sin(πk)`` 0), or an index declared positive, nonzero, even … (SymPy reads a sum's or a product's sign from its
     index's own assumptions: ``Π_{k=0}^{n-1} k`` with ``k`` positive would be nonzero, though it is 0).
@@ -146,6 +147,15 @@ def refuse_loose_indices(where: str, expr) -> None:
     ValueError: claim('x'): the index k of Product(k, (k, 0, 3)) is declared positive, but it takes the values its limits give it; declare it sp.Symbol('k', integer=True)
     """
     for node in _nodes(expr):
+        if isinstance(node, MatrixExpr) and not isinstance(node, sp.MatrixBase):
+            for size in node.shape:
+                if sp.sympify(size).is_integer is not True:
+                    raise ValueError(f"{where}: the size {sp.sstr(size)} of {_short(node)} is not known to be an "
+                                     f"integer; a matrix has a whole number of rows and columns")
+        count = getattr(node, "term_count", None) if getattr(node, "bound_symbols", None) else None
+        if count is not None and sp.sympify(count).is_integer is not True:
+            raise ValueError(f"{where}: the count {sp.sstr(count)} of {_short(node)} is not known to be an integer; "
+                             f"its index runs over 0, 1, …, count − 1")
         if isinstance(node, (sp.Sum, sp.Product)):
             indices = [lim[0] for lim in node.limits]
             for lim in node.limits:

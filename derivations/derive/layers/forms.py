@@ -421,6 +421,8 @@ def index_sum(index, term, count):
     if not isinstance(term, MatrixExpr) or isinstance(term, sp.MatrixBase):
         raise TypeError(f"index_sum: term must be a matrix expression, got {type(term).__name__}")
     count = sp.sympify(count)
+    if count.is_integer is not True:
+        raise ValueError(f"index_sum: the count {sp.sstr(count)} is not known to be an integer")
     if any(index in sp.sympify(s).free_symbols for s in term.shape) or index in count.free_symbols:
         raise ValueError(f"index_sum: the shape of term and the count must not depend on {index}")
     return IndexSum(index, term, count)
@@ -490,6 +492,11 @@ class IndexSum(MatrixExpr):
     def bound_symbols(self):
         """The index, which the sum binds (what a reading of its term may assume of it: an integer)."""
         return (self.args[0],)
+
+    @property
+    def term_count(self):
+        """How many terms: the index runs over 0, 1, …, count − 1 (what derive.kernel.wellformed reads)."""
+        return self.args[2]
 
     def _entry(self, i, j, **kwargs):
         index, term, count = self.args
