@@ -112,6 +112,45 @@ def test_blueprint_text_reads_at_11_px_in_the_index_column_at_1280():
     assert shown >= 11, f"the blueprint's smallest text is {shown:.1f} px at 1280 px ({width_px:.0f} px wide)"
 
 
+def _bezier_points(d: str, steps: int = 24) -> list[tuple[float, float]]:
+    """Points along an SVG path of Graphviz's edges, ``M x,y C x1,y1 x2,y2 x3,y3 …`` (cubic pieces)."""
+    xy = [tuple(map(float, p.split(","))) for p in re.findall(r"-?[0-9.]+,-?[0-9.]+", d)]
+    out = []
+    for k in range(0, len(xy) - 3, 3):
+        p0, p1, p2, p3 = xy[k:k + 4]
+        for i in range(steps + 1):
+            t = i / steps
+            out.append(tuple((1 - t) ** 3 * a + 3 * (1 - t) ** 2 * t * b + 3 * (1 - t) * t ** 2 * c + t ** 3 * e
+                             for a, b, c, e in zip(p0, p1, p2, p3)))
+    return out
+
+
+@pytest.mark.skipif(not have_dot(), reason="Graphviz's dot is not installed")
+def test_no_arrow_of_the_blueprint_crosses_a_steps_title():
+    """Laid out from the suite's own notebooks: no arrow passes through the text of a step's or a part's title."""
+    import xml.etree.ElementTree as ET
+
+    runs = runs_from_files(find_notebooks(Path(__file__).resolve().parent.parent / "notebooks"))
+    svg = dot_svg(blueprint_dot(blueprint(claim_graph([(r.name, r.claims) for r in runs])), lambda item: None),
+                  "blueprint")
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    root = ET.fromstring(svg)
+    boxes = []
+    for cluster in root.iterfind(".//s:g[@class='cluster']", ns):
+        for text in cluster.iterfind("s:text", ns):
+            size, x, y = float(text.get("font-size")), float(text.get("x")), float(text.get("y"))
+            wide = 0.55 * size * len(text.text or "")
+            left = {"start": x, "middle": x - wide / 2, "end": x - wide}[text.get("text-anchor", "start")]
+            boxes.append((text.text, left, y - 0.75 * size, left + wide, y + 0.2 * size))
+    edges = root.findall(".//s:g[@class='edge']", ns)
+    assert boxes and edges
+    for edge in edges:
+        points = _bezier_points(edge.find("s:path", ns).get("d"))
+        for name, x0, y0, x1, y1 in boxes:
+            crossing = [p for p in points if x0 < p[0] < x1 and y0 < p[1] < y1]
+            assert not crossing, f"the arrow {edge.findtext('s:title', namespaces=ns)} crosses the title {name!r}"
+
+
 def test_page_name_and_summary():
     assert pages.page_name("03_gated") == "03_gated.html"
     with pytest.raises(ValueError):

@@ -33,6 +33,10 @@ _ZERO = {"left", "right", "displaystyle", "textstyle", "limits", "nolimits", "bi
          "Bigr", "bigg", "Bigg", "small", "mathstrut"}
 _SPACE = {",": 0.3, ":": 0.4, ";": 0.5, " ": 0.5, "!": 0, "quad": 2, "qquad": 4}
 _WORD = {"text", "textrm", "textit", "texttt"}
+#: LaTeX's named functions, set upright in full (``\tanh`` is four letters wide, not one)
+_OPERATORS = {"arccos", "arcsin", "arctan", "arg", "cos", "cosh", "cot", "coth", "csc", "deg", "det", "dim", "exp",
+              "gcd", "hom", "inf", "ker", "lg", "lim", "liminf", "limsup", "ln", "log", "max", "min", "Pr", "sec",
+              "sin", "sinh", "sup", "tan", "tanh"}
 _STYLE = {"mathrm", "mathbb", "mathbf", "mathcal", "mathit", "boldsymbol", "operatorname", "mathsf"}
 
 
@@ -80,6 +84,8 @@ def width(tex: str) -> float:
     True
     >>> width(r"\left[\begin{matrix}a & b\\c + d & e\end{matrix}\right]")
     8.0
+    >>> width(r"\tanh{\left(x \right)}") == width(r"\operatorname{ReLU}{\left(x \right)}")
+    True
     """
     total, k = 0.0, 0
     while k < len(tex):
@@ -96,6 +102,8 @@ def width(tex: str) -> float:
                 pass
             elif name in _SPACE:
                 total += _SPACE[name]
+            elif name in _OPERATORS:
+                total += len(name)
             elif name == "\\":
                 total += 0
             elif name in ("frac", "dfrac", "tfrac", "binom"):

@@ -190,7 +190,11 @@ def blueprint_dot(bp: Blueprint, href) -> str:
         out.append(f"  {_q(b)} -> {_q(last)} [style=invis];")  # the paper above what goes beyond it
     for used, user in bp.edges:
         back = _order(user) < _order(used)
+        # an arrow to a later step leaves its box on the right and enters the next on the left, as the steps read:
+        # one that skipped a step left from the top and crossed that step's title
+        across = not back and bp.items[used].step != bp.items[user].step
         out.append(f"  {_q(used)} -> {_q(user)} [{'constraint=false, ' if back else ''}"
+                   f"{'tailport=e, headport=w, ' if across else ''}"
                    f'id={_q(f"edge-{used}-{user}")}];')
     out.append("}")
     return "\n".join(out) + "\n"
