@@ -113,29 +113,28 @@ def _forward(self) -> bool:
     return all(len(lim) == 3 and (lim[2] - lim[1]).is_nonnegative for lim in self.limits)
 
 
-def _sum_positive(self):
-    """``Sum._eval_is_positive``: SymPy's says positive for positive terms over a range that may be empty (a sum
-    of none is 0), and not positive for terms that are not, though complex ones may add up to a positive number.
-    Here: positive for positive terms over a range known to hold one; not positive for real terms none of which is
-    positive, over a range read forward or empty."""
+def _sum_signed(self, positive: bool):
+    """``Sum._eval_is_positive`` (``positive``) and ``_eval_is_negative``: SymPy's say positive for positive terms
+    over a range that may be empty (a sum of none is 0), and not positive for terms that are not, though complex
+    ones may add up to a positive number. Here: positive for positive terms over a range known to hold one; not
+    positive for real terms none of which is positive, over a range read forward or empty."""
     if not self.has_finite_limits:
         return None
-    if _forward(self) and self.function.is_positive:
+    term = self.function
+    if _forward(self) and (term.is_positive if positive else term.is_negative):
         return True
-    if self.has_reversed_limits is False and self.function.is_extended_nonpositive:
+    if self.has_reversed_limits is False and (term.is_extended_nonpositive if positive else
+                                              term.is_extended_nonnegative):
         return False
     return None
+
+
+def _sum_positive(self):
+    return _sum_signed(self, True)
 
 
 def _sum_negative(self):
-    """``Sum._eval_is_negative``, read as :func:`_sum_positive` is."""
-    if not self.has_finite_limits:
-        return None
-    if _forward(self) and self.function.is_negative:
-        return True
-    if self.has_reversed_limits is False and self.function.is_extended_nonnegative:
-        return False
-    return None
+    return _sum_signed(self, False)
 
 
 def _product_zero(self):
@@ -162,7 +161,7 @@ _READINGS = {sp.Sum: {"positive": _sum_positive, "negative": _sum_negative},
 
 def install():
     """Make SymPy read a sum's and a product's sign as Karr's convention and empty ranges make it (done once, when
-    derive is imported): :func:`_sum_positive`, :func:`_sum_negative`, :func:`_product_zero`,
+    derive is imported): :func:`_sum_signed`, :func:`_product_zero`,
     :func:`_product_nonpositive`. SymPy's own readings stay reachable as ``.sympy`` on the replacements.
 
     >>> k, n = sp.Symbol("k", integer=True), sp.Symbol("n", integer=True, nonnegative=True)
