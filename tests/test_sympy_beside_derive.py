@@ -34,3 +34,18 @@ def test_sympy_matrix_expression_suite_passes_beside_derive(tmp_path):
     assert failed == listed, (f"failing but not listed: {sorted(failed - listed)}; "
                               f"listed but passing: {sorted(listed - failed)}\n{out[-3000:]}")
     assert "RecursionError" not in out, out[-3000:]
+
+
+def test_sympys_tests_of_what_sums_and_products_are_pass_beside_derive(tmp_path):
+    """derive replaces SymPy's readings of a sum's and a product's sign (``derive.kernel.sums.install``): SymPy's own
+    tests of those readings, of empty and reversed ranges (Karr's convention) and of zero, still pass."""
+    concrete = pathlib.Path(sympy.__file__).parent / "concrete" / "tests"
+    (tmp_path / "derive_first.py").write_text("import derive  # noqa: F401\n")
+    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "derive_first", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "-o", "addopts=", "-q", "-W", "ignore", "--rootdir", str(concrete),
+         str(concrete / "test_sums_products.py"), str(concrete / "test_products.py"),
+         "-k", "assum or zero or empty or revers or karr or Karr or sign"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0 and re.search(r"\b1\d passed", run.stdout), run.stdout[-3000:]
