@@ -3713,3 +3713,33 @@ def test_a_count_or_a_size_that_is_not_an_integer_is_refused(build):
 
 
 _MR = sp.Symbol("mr", positive=True)
+
+
+# -- a sum of one term is its summand at that value, where nothing in the summand binds the value's symbols ----------
+_JC = sp.Symbol("jc", integer=True)
+_KC = sp.Symbol("kc", integer=True)
+_NC = sp.Symbol("nc", integer=True, nonnegative=True)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # Σ_{k=j}^{j} ∫₀¹ k j dj is j/2 (the integral's j is its own); putting j for k captured it: ∫₀¹ j² dj = 1/3
+    (lambda: sp.Sum(sp.Integral(_KC * _JC, (_JC, 0, 1)), (_KC, _JC, _JC)), lambda: sp.Integral(_JC**2, (_JC, 0, 1))),
+    # Σ_{k=m}^{m} Π_{m=1}^{n} k is mⁿ, not n!
+    (lambda: sp.Sum(sp.Product(_KC, (_JC, 1, _NC)), (_KC, _JC, _JC)), lambda: sp.Product(_JC, (_JC, 1, _NC))),
+    # Σ_{k=m}^{m} 2 Σ_{m=0}^{n} k m is m (n+1) n, not 2 Σ m² (Z3 disputed it, the kernel proved it)
+    (lambda: sp.Sum(2 * sp.Sum(_KC * _JC, (_JC, 0, _NC)), (_KC, _JC, _JC)), lambda: 2 * sp.Sum(_JC * _JC, (_JC, 0, _NC))),
+], ids=["integral", "product", "sum"])
+def test_a_sum_of_one_term_captures_nothing_its_summand_binds(lhs, rhs):
+    assert free("sound.one_term_capture", lhs(), rhs()).prove().verdict is not P
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda: sp.Sum(sp.Symbol("k", positive=True), (_KI, 0, _NP - 1)), lambda: _NP * sp.Symbol("k", positive=True)),
+    (lambda: sp.Integral(sp.Symbol("t", positive=True), (_T, 0, 1)), lambda: sp.Symbol("t", positive=True)),
+    (lambda: sp.Product(sp.Symbol("k", positive=True), (_KI, 1, _NP)), lambda: sp.Symbol("k", positive=True) ** _NP),
+], ids=["sum", "integral", "product"])
+def test_a_bound_index_named_as_another_symbol_is_refused(lhs, rhs):
+    """Σ_{k=1}^{n} k = k n reads as false, though with the k of the sum another symbol than the free k it holds."""
+    with pytest.raises(ValueError, match="two different symbols are both named") as info:
+        free("sound.bound_same_name", lhs(), rhs())
+    assert "\n" not in str(info.value)

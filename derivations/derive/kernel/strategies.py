@@ -195,8 +195,13 @@ def _fresh_sum(s):
         raise _NotCanonical
     fresh = [sp.Dummy("k", integer=True) for _ in variables]
     rename, kept = {}, []
+    from .cases import _bound_symbols
+
+    bound = _bound_symbols(f)
     for v, new, lim in zip(variables, fresh, limits):
-        if lim[1] == lim[2]:  # a range of one value: the summand at that value
+        if lim[1] == lim[2]:  # a range of one value: the summand at that value, where no part of it binds the value
+            if lim[1].free_symbols & bound:  # (Σ_{k=j}^{j} ∫₀¹ k j dj: putting j for k would capture it)
+                raise _NotCanonical
             rename[v] = lim[1]
         else:
             rename[v] = new
@@ -512,6 +517,8 @@ def _cases_zero(expr, depth: int, split_on: list) -> int:
     if pick is None:
         return 0
     x, k, r = pick
+    if r.free_symbols & bound:  # x := (±p − r)/k would put a symbol where a part binds it
+        return 0
     split_on.append(k * x + r)
     positive = sp.Dummy("p", positive=True)
     total = 0

@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 
 import sympy as sp
+from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.function import AppliedUndef, UndefinedFunction
 from sympy.core.parameters import global_parameters
 from sympy.core.symbol import Str
@@ -287,12 +288,19 @@ def refuse_live_names(where: str, *exprs) -> None:
 
 
 def names_in(*exprs) -> set:
-    """What ``exprs`` name: their free symbols, matrix symbols and undefined functions (such as σ)."""
+    """What ``exprs`` name: their free symbols, the indices of their sums, products and integrals (printed as
+    symbols too: a sum's ``k`` beside a free ``k`` of other assumptions would read as one), matrix symbols and
+    undefined functions (such as σ). A ``Lambda``'s argument is not printed (σ shows as its name) and not counted."""
     found = set()
     for expr in exprs:
         for item in (list(expr) if isinstance(expr, sp.MatrixBase) else [expr]):
             if isinstance(item, sp.Basic):
                 found |= item.free_symbols | {f.func for f in item.atoms(AppliedUndef)}
+                for node in _nodes(item):
+                    if isinstance(node, ExprWithLimits):
+                        found |= {lim[0] for lim in node.limits}
+                    elif isinstance(node, MatrixExpr) and getattr(node, "bound_symbols", None):
+                        found |= set(node.bound_symbols)
     return {s for s in found if isinstance(s, (sp.Symbol, sp.MatrixSymbol, UndefinedFunction))}
 
 
