@@ -3743,3 +3743,35 @@ def test_a_bound_index_named_as_another_symbol_is_refused(lhs, rhs):
     with pytest.raises(ValueError, match="two different symbols are both named") as info:
         free("sound.bound_same_name", lhs(), rhs())
     assert "\n" not in str(info.value)
+
+
+# -- a function's value that binds a symbol is never applied where its argument holds that symbol ------------------
+_KB = sp.Symbol("kb", integer=True)
+_JB = sp.Symbol("jb", integer=True)
+_ZB = sp.Symbol("zb", real=True)
+_CAPTURING = sp.Lambda(_ZB, sp.Sum(_ZB * _KB, (_KB, 1, 1)))  # σ(z) = Σ_{k=1}^{1} z k = z
+
+
+@pytest.mark.parametrize("build", [
+    # σ(k) = 1 where σ(z) = Σ_{k=1}^{1} z k: σ(k) is k, but read as Σ_{k=1}^{1} k² = 1 it was proved (and Z3 agreed)
+    lambda: free("sound.lambda_where", SIGMA(_KB), sp.Integer(1), where={SIGMA: _CAPTURING}).decide(),
+    # the same through an instance of σ(k) = Σ_{j=k}^{k} σ(j): "1 = k" was proved
+    lambda: free("sound.lambda_instance", sp.Sum(_KB**2, (_KB, 1, 1)), sp.Sum(sp.Sum(_JB * _KB, (_KB, 1, 1)), (_JB, _KB, _KB))
+                 ).prove(instance_of=free("sound.one_term", SIGMA(_KB), sp.Sum(SIGMA(_JB), (_JB, _KB, _KB))).prove(),
+                         mapping={SIGMA: _CAPTURING}),
+    # and through using(): z = z, so z + 1 = z + k
+    lambda: chain("sound.lambda_using", (_ZB, _ZB), expect=None).step(
+        (_ZB + sp.Sum(_KB**2, (_KB, 1, 1)), _ZB + sp.Sum(sp.Sum(_JB * _KB, (_KB, 1, 1)), (_JB, _KB, _KB))),
+        rules.using(free("sound.one_term_again", SIGMA(_KB), sp.Sum(SIGMA(_JB), (_JB, _KB, _KB))).prove(),
+                    {SIGMA: _CAPTURING})),
+    # an integral's variable, as a sum's index
+    lambda: free("sound.lambda_integral", SIGMA(_T), _T / 2,
+                 where={SIGMA: sp.Lambda(_ZB, sp.Integral(_ZB * _T, (_T, 0, 1)))}).decide(),
+], ids=["where", "instance", "using", "integral"])
+def test_a_functions_value_that_binds_a_symbol_of_its_argument_is_refused(build):
+    try:
+        out = build()
+    except ValueError as exc:  # a claim refuses it in one line
+        assert "would capture" in str(exc) and "\n" not in str(exc)
+        return
+    assert out.verdict is not P and "would capture" in out.evidence.detail  # a chain's step could not be checked

@@ -305,7 +305,18 @@ def binders(expr) -> list:
 
 
 def _refuse_capture(expr, witness) -> None:
-    """Raise ``ValueError`` when a key of ``witness`` is bound in ``expr``, or a value's free symbol would be."""
+    """Raise ``ValueError`` when a key of ``witness`` is bound in ``expr``, or a value's free symbol would be, or
+    a function's value (a ``Lambda``) binds a symbol that an argument it is applied to holds: SymPy puts the argument
+    into the body as it is, so ``σ(k)`` with ``σ(z) = Σ_{k=1}^{1} z k`` would read ``Σ_{k=1}^{1} k²``, not ``k``."""
+    for f, value in witness.items():
+        if isinstance(value, sp.Lambda) and not isinstance(f, (sp.Symbol, sp.MatrixSymbol)):
+            inner = set().union(*[_bound_by(node) for node in binders(value.expr)])
+            held = set().union(*[a.free_symbols for call in expr.atoms(AppliedUndef) if call.func == f
+                                 for a in call.args]) if inner else set()
+            if inner & held:
+                k = sorted(inner & held, key=str)[0]
+                raise ValueError(f"putting {sp.sstr(value)[:60]} for {f} would capture {k}, which its body binds "
+                                 f"and an argument of {f} holds; name the body's index apart")
     keys = {k for k in witness if isinstance(k, sp.Symbol)}
     for node in binders(expr):
         bound = _bound_by(node)
