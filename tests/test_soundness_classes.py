@@ -3,6 +3,7 @@
 A variant passes when the kernel gives the true answer or refuses in one line (TypeError/ValueError naming the
 problem): never a false proof, a false refutation, agreement that was not seen, a traceback or a hang.
 """
+import re
 import signal
 import sys
 import time
@@ -3775,3 +3776,24 @@ def test_a_functions_value_that_binds_a_symbol_of_its_argument_is_refused(build)
         assert "would capture" in str(exc) and "\n" not in str(exc)
         return
     assert out.verdict is not P and "would capture" in out.evidence.detail  # a chain's step could not be checked
+
+
+# -- an activation's text is read as written: what it divides by is never cancelled before it is checked ------------
+@pytest.mark.parametrize("text, divisor", [
+    ("z*(z-3)/(z-3)", "z - 3"),  # 0/0 at z = 3: SymPy made it z, and all three symmetries were proved
+    ("z*Heaviside(z)/Heaviside(z)", "Heaviside(z)"),  # no value for z < 0
+    ("max(z,0)**2/max(z,0)", "Max(0, z)"),  # no value for z <= 0: "scale_positive proved"
+    ("exp(log(z))", "z"),  # log has no value at 0
+    ("z*(exp(z)-2)/(exp(z)-2)", "exp(z) - 2"),  # 0/0 at log 2
+])
+def test_an_activation_that_divides_by_what_may_be_zero_is_refused(text, divisor):
+    with pytest.raises(ValueError, match=re.escape(f"divides by {divisor}, which is not nonzero at every real z")) as info:
+        derive.classify(text)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["z * sigmoid(z)", "z/(1+abs(z))", "mish(z)", "log(cosh(z))", "(z**3+z)/(z**2+1)"])
+def test_an_activation_whose_divisors_are_nonzero_everywhere_is_read(text):
+    from derive.classifier.parse import parse
+
+    assert parse(text).free_symbols <= {z}

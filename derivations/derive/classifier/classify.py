@@ -36,7 +36,7 @@ from ..kernel.chains import Chain
 from ..kernel.claims import Claim
 from .classification import (ALPHA, D, M, SYMMETRIES, TITLES, Classification, ClassificationTable, Finding,
                              classification_table)
-from .parse import parse
+from .parse import parse, refuse_zero_divisors
 from ..layers.symbols import matrix, row
 from . import sizes as _sizes
 from ..kernel.verdict import ExpectationError, Verdict
@@ -64,13 +64,14 @@ _COSTLY = ("rational", "simplify")
 
 
 # -- the activation -------------------------------------------------------------------------------------------
-def _as_expr(where, sigma):
-    """The activation as ``(expression in z, default name)``."""
+def _as_expr(where, sigma, divisors: list | None = None):
+    """The activation as ``(expression in z, default name)``; ``divisors`` gets what a text divides by, as written
+    (:func:`derive.classifier.parse.parse`)."""
     name = None
     if isinstance(sigma, str) and sigma.strip() in ACTIVATIONS and sigma.strip() != "sigma":
         sigma = activation(sigma.strip())
     if isinstance(sigma, str):
-        expr = parse(sigma.strip())
+        expr = parse(sigma.strip(), divisors)
     elif isinstance(sigma, sp.Lambda):
         if len(sigma.variables) != 1:
             raise ValueError(f"{where}: sigma must be a Lambda of one variable, got {len(sigma.variables)}")
@@ -645,7 +646,8 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
     """
     where = "classify"
     start = time.perf_counter()
-    expr, default = _as_expr(where, sigma)
+    divisors: list = []
+    expr, default = _as_expr(where, sigma, divisors)
     name = default if name is None else name
     if not isinstance(name, str) or not name.replace("_", "a").isalnum():
         raise ValueError(f"{where}: name must be letters, digits and '_', got {name!r}")
@@ -667,6 +669,7 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
     try:
         with time_budget(budget):
             _require_real(where, expr)
+            refuse_zero_divisors(divisors)  # what the text divides by, before SymPy cancelled it: nonzero everywhere
             ctx = _Context(expr, prefix, name, tex, tries, proves=layer_proves)
             for key in SYMMETRIES:
                 findings[key] = _decide(key, ctx, units)

@@ -91,6 +91,16 @@ class _Reader:
 
     def __init__(self, text: str):
         self.text = text
+        #: what the text divides by, as written (``(z - 3)`` in ``z*(z - 3)/(z - 3)``), with where it does: SymPy
+        #: cancels it as it builds, so it is read here, before, and must be nonzero at every real z
+        self.divisors: list = []
+
+    def divides(self, written, node) -> None:
+        """Keep what ``written`` (a node built unevaluated) divides by: a denominator, a negative power's base, a
+        function's pole (``log z`` at 0), before SymPy's evaluation cancels it."""
+        from ..kernel.wellformed import defined, denominators
+
+        self.divisors += [(d, node) for d in denominators(written) if not isinstance(d, defined)]
 
     def piece(self, node) -> str:
         seg = ast.get_source_segment(self.text, node) or type(node).__name__
@@ -167,6 +177,8 @@ class _Reader:
         elif isinstance(node.op, ast.Div):
             if right == 0:
                 self.fail("division by zero", node)
+            with sp.evaluate(False):
+                self.divides(left / right, node)
             out = left / right
         else:
             out = self.power(left, right, node)
@@ -185,6 +197,8 @@ class _Reader:
                     self.fail(f"powers beyond {MAX_BITS} bits", node)
                 if base == 0 and exponent.is_negative:
                     self.fail("division by zero", node)
+        with sp.evaluate(False):
+            self.divides(base**exponent, node)
         return base**exponent
 
     def exponential(self, arg, node):
@@ -233,6 +247,8 @@ class _Reader:
             raise ValueError(f"parse: {func.id} takes {arity} argument{'s' if arity > 1 else ''}, "
                              f"got {len(node.args)} in {self.piece(node)!r}")
         args = [self.read(a, depth + 1) for a in node.args]
+        with sp.evaluate(False):
+            self.divides(build(*args), node)  # (exp(log z) is z to SymPy: the pole of log at 0 is read here)
         if func.id == "exp":
             return self.finite(self.exponential(args[0], node), node)
         return self.finite(build(*args), node)
@@ -302,8 +318,11 @@ def _meant(name: str):
     return known.get(name.lower()) or _ALIASES.get(name.lower())
 
 
-def parse(text: str) -> sp.Expr:
+def parse(text: str, divisors: list | None = None) -> sp.Expr:
     """The activation ``text`` (an expression in ``z``) as an exact SymPy expression; nothing is evaluated.
+
+    ``divisors``: a list that gets what the text divides by as written, with the piece that does (SymPy cancels
+    ``(z - 3)/(z - 3)`` as it builds): for :func:`refuse_zero_divisors`.
 
     Decimals become exact rationals; the functions are those of :data:`FUNCTIONS`, the constants ``pi``
     and ``e``. Anything else raises a one-line ``ValueError`` naming the offending piece.
@@ -339,4 +358,19 @@ def parse(text: str) -> sp.Expr:
         raise ValueError(f"parse: not a valid expression ({exc.msg}): {text.strip()[:40]!r}{hint}") from None
     except (RecursionError, MemoryError):
         raise ValueError("parse: the expression nests too deeply") from None
-    return _Reader(text.strip()).read(tree)
+    reader = _Reader(text.strip())
+    expr = reader.read(tree)
+    if divisors is not None:
+        divisors += [(d, reader.piece(node)) for d, node in reader.divisors]
+    return expr
+
+
+def refuse_zero_divisors(divisors) -> None:
+    """Raise a one-line ``ValueError`` for the first of ``divisors`` (what :func:`parse` found the text divides by,
+    as written) that is not nonzero at every real z: ``z*(z - 3)/(z - 3)`` is z to SymPy, but has no value at 3."""
+    from ..kernel.wellformed import known_nonzero
+
+    for divisor, piece in divisors:
+        if not known_nonzero(divisor):
+            raise ValueError(f"parse: {piece!r} divides by {sp.sstr(divisor)}, which is not nonzero at every real z: "
+                             f"the activation would have no value there")
