@@ -359,3 +359,13 @@ def test_the_printed_activation_classifies_the_same(name):
     again = classify(printed, name=f"again_{name}")
     assert again.expr == result.expr
     assert tuple(again.verdicts().values()) == EXPECTED[name]
+
+
+@pytest.mark.parametrize("text", ["z + exp(-10000)*abs(z)", "z + (log(2)+log(3)-log(6))*abs(z)"])
+def test_an_activation_the_kernel_will_not_put_into_the_layer_is_undecided_not_an_error(text):
+    """Its constant is a number SymPy may judge from digits (exp(-10000), or log 2 + log 3 − log 6, which is 0):
+    the unit identity may be proved, but σ is not put into the layer, and the symmetry says so."""
+    found = derive.classify(text)
+    reasons = [f.reason for f in found.findings.values() if f.holds is None]
+    assert reasons and all("σ is not put into the layer" in r for r in reasons)
+    assert all(f.holds is not True for f in found.findings.values())  # nothing proved through that σ

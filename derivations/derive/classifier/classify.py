@@ -565,8 +565,14 @@ def _decide(key, ctx, units) -> Finding:
         left, right = _LAYER_TEX[key].split(" = ")
         layer.shown = (f"{left} - {right}", _SUM_TEX[key], "0")
         layer.layer = (glhs, grhs)
-        layer.step(sp.Add(*[f * _unit_difference(key, ctx.s, a, b) for a, b, f in terms]),
-                   rules.using(reduction, {_generic: ctx.s}))
+        try:
+            lifted = rules.using(reduction, {_generic: ctx.s})
+        except (TypeError, ValueError) as exc:  # σ the kernel will not put in (a number judged from digits)
+            if not _trouble(exc):
+                raise
+            notes.append(f"the unit identity is proved, but σ is not put into the layer ({_say(exc)})")
+            return Finding(key, Verdict.UNPROVEN, unit, layer, reason="; ".join(notes))
+        layer.step(sp.Add(*[f * _unit_difference(key, ctx.s, a, b) for a, b, f in terms]), lifted)
         layer.step(sp.Integer(0), _units_vanish(unit, terms))
         verdict = Verdict.PROVED if layer.verdict is Verdict.PROVED else Verdict.UNPROVEN
         return Finding(key, verdict, unit, layer, reason="; ".join(notes))
