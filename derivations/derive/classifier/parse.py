@@ -100,7 +100,7 @@ class _Reader:
         function's pole (``log z`` at 0), before SymPy's evaluation cancels it."""
         from ..kernel.wellformed import defined, denominators
 
-        self.divisors += [(d, node) for d in denominators(written) if not isinstance(d, defined)]
+        self.divisors += [(d, node, None) for d in denominators(written) if not isinstance(d, defined)]
 
     def piece(self, node) -> str:
         seg = ast.get_source_segment(self.text, node) or type(node).__name__
@@ -261,7 +261,11 @@ class _Reader:
         for arg in node.args:
             if not isinstance(arg, ast.Tuple) or len(arg.elts) != 2:
                 self.fail("Piecewise arguments other than (value, condition) pairs", arg)
-            pairs.append((self.read(arg.elts[0], depth + 2), self.condition(arg.elts[1], depth + 2)))
+            mark = len(self.divisors)
+            value, cond = self.read(arg.elts[0], depth + 2), self.condition(arg.elts[1], depth + 2)
+            # what a branch divides by need be nonzero only where its condition holds (the innermost one kept)
+            self.divisors[mark:] = [(d, where, cond if was is None else was) for d, where, was in self.divisors[mark:]]
+            pairs.append((value, cond))
         return sp.Piecewise(*pairs)
 
     def condition(self, node, depth):
@@ -361,16 +365,22 @@ def parse(text: str, divisors: list | None = None) -> sp.Expr:
     reader = _Reader(text.strip())
     expr = reader.read(tree)
     if divisors is not None:
-        divisors += [(d, reader.piece(node)) for d, node in reader.divisors]
+        divisors += [(d, reader.piece(node), cond) for d, node, cond in reader.divisors]
     return expr
 
 
 def refuse_zero_divisors(divisors) -> None:
     """Raise a one-line ``ValueError`` for the first of ``divisors`` (what :func:`parse` found the text divides by,
-    as written) that is not nonzero at every real z: ``z*(z - 3)/(z - 3)`` is z to SymPy, but has no value at 3."""
+    as written) that is not nonzero at every real z: ``z*(z - 3)/(z - 3)`` is z to SymPy, but has no value at 3. A
+    ``Piecewise`` branch taken where ``z > c`` (or ``<``, ``≥``, ``≤``) divides only there: ``Piecewise((1/z, z > 0),
+    (0, True))`` is read."""
+    from ..kernel.cases import _bound, _stand_in
     from ..kernel.wellformed import known_nonzero
 
-    for divisor, piece in divisors:
-        if not known_nonzero(divisor):
-            raise ValueError(f"parse: {piece!r} divides by {sp.sstr(divisor)}, which is not nonzero at every real z: "
-                             f"the activation would have no value there")
+    for divisor, piece, cond in divisors:
+        bound = _bound(cond) if cond is not None else None
+        read = divisor.xreplace({z: _stand_in(*bound)}) if bound is not None and bound[0] == z else divisor
+        if not known_nonzero(read):  # (in a branch taken only where z > c, or <, ≥, ≤: read there)
+            where = f"wherever {sp.sstr(cond)}" if read is not divisor else "at every real z"
+            raise ValueError(f"parse: {piece!r} divides by {sp.sstr(divisor)}, which is not nonzero {where}: the "
+                             f"activation would have no value there")
