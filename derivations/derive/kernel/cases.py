@@ -34,6 +34,7 @@ import math
 import sympy as sp
 
 from . import sums
+from .witness import bound_symbols
 
 __all__ = ["decide", "read", "wanted", "plain"]
 
@@ -151,7 +152,7 @@ def read(expr, assume=()):
         expr = expr.replace(lambda e: isinstance(e, sp.Determinant), det_cases)
     if not expr.has(sp.Piecewise):
         return expr, decided
-    bound = _bound_symbols(expr)
+    bound = bound_symbols(expr)
 
     def one(node):
         kept = []
@@ -172,16 +173,6 @@ def read(expr, assume=()):
     return expr.replace(lambda e: isinstance(e, sp.Piecewise), one), decided
 
 
-def _bound_symbols(expr) -> set:
-    """Every symbol that some part of ``expr`` binds (a sum's index, an integral's variable, a Lambda's argument)."""
-    from .witness import _bound_by, binders
-
-    found = set()
-    for node in binders(expr):
-        found |= _bound_by(node)
-    return found
-
-
 def wanted(expr, proves):
     """The condition under which ``proves`` (a test that a difference is zero) holds for ``expr`` case by case,
     when it holds in some cases of its ``Piecewise`` parts and not in all; else ``None``. Only for a message."""
@@ -190,7 +181,7 @@ def wanted(expr, proves):
         return None
     if not all(s.is_integer for p in pieces for pair in p.args for s in pair.cond.free_symbols):
         return None  # cases of sizes and counts only: a piecewise function of a real variable is proved otherwise
-    if _bound_symbols(expr) & set().union(*(pair.cond.free_symbols for p in pieces for pair in p.args)):
+    if bound_symbols(expr) & set().union(*(pair.cond.free_symbols for p in pieces for pair in p.args)):
         return None
     good, bad = [], 0
     for choice in itertools.product(*(range(len(p.args)) for p in pieces)):

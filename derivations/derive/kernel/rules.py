@@ -17,7 +17,7 @@ from . import printing, strategies, wellformed
 from .certify import certify_nonzero
 from .claims import Claim, Statement
 from .verdict import Verdict
-from .witness import closed_value_problem, components, evaluate_at, instance_problem, symbol_values
+from .witness import bound_symbols, closed_value_problem, components, evaluate_at, instance_problem, symbol_values
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "select", "simplify",
@@ -539,9 +539,8 @@ def by(*chains, unless_zero=()) -> Rule:
 
 def _binds_any(symbols, *exprs) -> bool:
     """Whether some part of ``exprs`` (a sum, a Lambda …) binds one of ``symbols``."""
-    from .cases import _bound_symbols
 
-    return any(isinstance(e, sp.Basic) and _bound_symbols(e) & set(symbols) for e in exprs)
+    return any(isinstance(e, sp.Basic) and bound_symbols(e) & set(symbols) for e in exprs)
 
 
 def _entry_of_symbol(x) -> bool:

@@ -16,6 +16,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from . import notation, sums, wellformed
 from .inverses import cancelling, needs
+from .witness import bound_symbols
 from .budget import OutOfTime, time_budget
 from . import budget as _budget
 
@@ -195,9 +196,7 @@ def _fresh_sum(s):
         raise _NotCanonical
     fresh = [sp.Dummy("k", integer=True) for _ in variables]
     rename, kept = {}, []
-    from .cases import _bound_symbols
-
-    bound = _bound_symbols(f)
+    bound = bound_symbols(f) if any(lim[1] == lim[2] for lim in limits) else set()  # (read only where it is asked)
     for v, new, lim in zip(variables, fresh, limits):
         if lim[1] == lim[2]:  # a range of one value: the summand at that value, where no part of it binds the value
             if lim[1].free_symbols & bound:  # (Σ_{k=j}^{j} ∫₀¹ k j dj: putting j for k would capture it)
@@ -510,9 +509,7 @@ def _cases_zero(expr, depth: int, split_on: list) -> int:
     cores = _split_arguments(expr)
     if not cores or depth == 0:
         return 0
-    from .cases import _bound_symbols
-
-    bound = _bound_symbols(expr)  # a symbol a sum also binds is not put a value for (it would meet its limits)
+    bound = bound_symbols(expr)  # a symbol a sum also binds is not put a value for (it would meet its limits)
     pick = next((found for found in map(_linear_in, cores) if found is not None and found[0] not in bound), None)
     if pick is None:
         return 0
@@ -621,10 +618,8 @@ def _delta_sums(expr):
 
 def _one_sum(body, limit, depth: int = 4):
     """``Σ_{t=lo}^{hi} body`` evaluated term by term (:func:`_term_sum`), or ``None``."""
-    from .cases import _bound_symbols
-
     t, lo, hi = limit
-    bound = _bound_symbols(body)
+    bound = bound_symbols(body)
     if lo.has(t) or hi.has(t) or (hi - lo + 1).is_nonnegative is not True or t in bound:
         return None
     if lo.is_integer is not True or hi.is_integer is not True:
@@ -679,7 +674,7 @@ def _read_under(expr, assume):
     every point the statement is about."""
     from . import cases
 
-    known, bound = {}, cases._bound_symbols(expr)
+    known, bound = {}, bound_symbols(expr)
     for delta in expr.atoms(sp.KroneckerDelta):
         if delta.free_symbols & bound:
             continue  # about the values a sum or a Lambda gives its index there, not the statement's
@@ -713,8 +708,6 @@ def piecewise_cases(diff, assume=()):
     >>> piecewise_cases(sp.Piecewise((t, c > 0), (0, True)) - sp.Piecewise((t, c > 1), (0, True))) is None
     True
     """
-    from .cases import _bound_symbols
-
     if not (isinstance(diff, sp.Basic) and diff.has(sp.Piecewise, sp.KroneckerDelta)):
         return None
     if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
@@ -739,7 +732,7 @@ def piecewise_cases(diff, assume=()):
         diff = _read_under(diff, assume)
     if not diff.has(sp.Piecewise):
         return None if diff.has(sp.KroneckerDelta) or sp.expand(diff) != 0 else "the cases the assumptions decide"
-    bound = _bound_symbols(diff)
+    bound = bound_symbols(diff)
     conditions = []
     for piece in sorted(diff.atoms(sp.Piecewise), key=sp.default_sort_key):
         for _, cond in piece.args:

@@ -550,8 +550,9 @@ def _numbers_read(e, read: dict):
     if e.is_Atom:
         return e  # a rational, i, π, e …: SymPy knows these exactly (a symbol, or a float, which is refused earlier)
     if isinstance(e, sp.Expr) and not isinstance(e, MatrixExpr) and e.is_number:
-        if e not in read:  # (a number the exact test finds zero is 0)
-            read[e] = sp.S.Zero if _closed_zero(e) else sp.Dummy("c", **_certified_facts(e))
+        if e not in read:  # what is certified of it (a number the exact test finds zero is 0)
+            sign = closed_sign(e)
+            read[e] = sp.S.Zero if sign == 0 else sp.Dummy("c", **_FACTS.get(sign, {}))
         return read[e]
     if isinstance(e, sp.Add):  # the closed terms of a sum as one number (x² + 1 + π − 3 = x² + (π − 2))
         numbers = [a for a in e.args if a.is_number]
@@ -562,20 +563,9 @@ def _numbers_read(e, read: dict):
     return e.func(*args) if any(x is not a for x, a in zip(args, e.args)) else e
 
 
-#: what a symbol standing for a closed number may carry, from its certified sign (:func:`.signs.closed_sign`)
+#: what a symbol standing for a closed number may carry, from its certified sign (:func:`.signs.closed_sign`):
+#: ``zero=False``, not ``nonzero``, which in SymPy means real too
 _FACTS = {1: {"positive": True}, -1: {"negative": True}, "not real": {"zero": False}, "nonzero": {"zero": False}}
-
-
-def _certified_facts(n) -> dict:
-    """What is certified of the closed number ``n`` (:func:`derive.kernel.signs.closed_sign`): its sign where it is
-    real, else that it is not zero; nothing where nothing is certain. (``zero=False``, not ``nonzero``, which in
-    SymPy means real too.)"""
-    return dict(_FACTS.get(closed_sign(n), {}))
-
-
-def _closed_zero(n) -> bool:
-    """Whether the closed number ``n`` is exactly zero (the minimal polynomial of an algebraic number)."""
-    return closed_sign(n) == 0
 
 
 def _where_defined(node):

@@ -304,13 +304,18 @@ def binders(expr) -> list:
             if isinstance(node, _BINDERS) or getattr(node, "bound_symbols", None)]
 
 
+def bound_symbols(expr) -> set:
+    """Every symbol that some part of ``expr`` binds (a sum's index, an integral's variable, a Lambda's argument)."""
+    return set().union(*[_bound_by(node) for node in binders(expr)])
+
+
 def _refuse_capture(expr, witness) -> None:
     """Raise ``ValueError`` when a key of ``witness`` is bound in ``expr``, or a value's free symbol would be, or
     a function's value (a ``Lambda``) binds a symbol that an argument it is applied to holds: SymPy puts the argument
     into the body as it is, so ``σ(k)`` with ``σ(z) = Σ_{k=1}^{1} z k`` would read ``Σ_{k=1}^{1} k²``, not ``k``."""
     for f, value in witness.items():
         if isinstance(value, sp.Lambda) and not isinstance(f, (sp.Symbol, sp.MatrixSymbol)):
-            inner = set().union(*[_bound_by(node) for node in binders(value.expr)])
+            inner = bound_symbols(value.expr)
             held = set().union(*[a.free_symbols for call in expr.atoms(AppliedUndef) if call.func == f
                                  for a in call.args]) if inner else set()
             if inner & held:
