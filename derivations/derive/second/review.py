@@ -142,6 +142,8 @@ def _queries(t: Translator, facts, goals, inverses=None):
         return
     parsed = t.parse(list(facts) + list(goals))
     prepared = [_prepare(f) for f in parsed[:len(facts)]]
+    if not any("(forall " in f or "(exists " in f for f in facts):  # kept for :func:`_facts_can_hold`
+        _ASKED.setdefault(id(t), (t, []))[1].append((frozenset(facts), prepared))
     for asked in parsed[len(facts):]:
         g = _prepare(asked, inverses)
         if z3.is_false(g):  # Z3's own simplifier already reduced the goal to false
@@ -189,9 +191,36 @@ def _facts_can_hold(t: Translator, assume=()) -> None:
     found by Z3's simplifier at once); where the engine cannot tell, the facts are taken as they are."""
     given = t.domain + [t.boolean(c) for c in assume]
     added = t.side + t.defined
-    if added and _contradictory(t, given + added) and not _contradictory(t, given):
+    if not added or _hold_with_more(t, set(given + added)):
+        return
+    if _contradictory(t, given + added) and not _contradictory(t, given):
         raise _Unknown("the definedness facts contradict the domains and assumptions, so an unsat query under them "
                        "confirms nothing")
+
+
+#: the ground facts each translator's queries were asked under, as parsed (by the translator's identity, the
+#: translator kept with them), during the re-check under way: what :func:`_facts_can_hold` reads before parsing
+#: the facts again
+_ASKED: dict = {}
+
+
+def _hold_with_more(t: Translator, facts: set) -> bool:
+    """Whether Z3 finds a model, within :data:`FACTS_RLIMIT` and :data:`FACTS_MS`, of facts already parsed for one of
+    ``t``'s queries that include all of ``facts``: then ``facts`` can hold together (a model of more facts is one of
+    theirs). Anything else settles nothing."""
+    held = _ASKED.get(id(t))
+    if held is None or held[0] is not t:
+        return False
+    for texts, prepared in sorted(held[1], key=lambda pair: len(pair[0])):
+        if not facts <= texts or any(z3.is_false(f) for f in prepared):
+            continue
+        ms = max(1, min(time_left_ms(), FACTS_MS))
+        s = z3.Solver(ctx=prepared[0].ctx)
+        s.set("rlimit", FACTS_RLIMIT)
+        s.set("timeout", ms)
+        s.add(*prepared)
+        return s.check() == z3.sat
+    return False
 
 
 def _contradictory(t: Translator, facts) -> bool:
@@ -458,6 +487,7 @@ def _memo(key, about, fn) -> Opinion:
 def _timed(about, fn) -> Opinion:
     start = time.perf_counter()
     del _USED[:], _SCRIPTS[:], _PURE[:]
+    _ASKED.clear()
     try:
         result, why = "agrees", fn()
     except Outside as exc:
@@ -477,6 +507,7 @@ def _timed(about, fn) -> Opinion:
     if result == "agrees" and _PURE:
         why += " (where Z3 could not decide otherwise, each application of a function read as a real of its own)"
     del _USED[:], _SCRIPTS[:], _PURE[:]
+    _ASKED.clear()
     return Opinion(result, why, time.perf_counter() - start, about, " + ".join(engines), scripts)
 
 
