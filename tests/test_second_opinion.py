@@ -339,9 +339,17 @@ def test_cvc5_asks_one_query_once(monkeypatch):
     assert [second_cvc5.check(body, 5000) for _ in range(3)] == ["unsat"] * 3
     assert len(asked) == 1
     # an "unknown" under less time than before is not asked again; under more time it is
-    second_cvc5._ANSWERS[("(assert false)", "ALL")] = ("unknown", 100)
+    second_cvc5._ANSWERS[("(assert false)", "ALL", second_cvc5.RLIMIT)] = ("unknown", 100)
     assert second_cvc5.check("(assert false)", 50) == "unknown" and len(asked) == 1
     assert second_cvc5.check("(assert false)", 5000) == "unsat" and len(asked) == 2
+    # under another resource limit it is another question, asked with that limit
+    assert second_cvc5.check(body, 5000, rlimit=20000) == "unsat" and len(asked) == 3 and asked[-1][-1] == 20000
+
+
+@pytest.mark.parametrize("rlimit", [0, -5, 10**9, 2.5, True, "20000"])
+def test_cvc5_refuses_a_resource_limit_it_cannot_be_given(rlimit):
+    with pytest.raises(ValueError, match="rlimit must be a whole number"):
+        second_cvc5.check("(assert false)", 100, rlimit=rlimit)
 
 
 # -- a step about matrices of every size is re-read at the smallest sizes, entry by entry -----------------------

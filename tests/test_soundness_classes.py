@@ -3664,6 +3664,21 @@ def test_the_second_opinion_confirms_nothing_under_facts_that_cannot_hold(diviso
     assert review.identity(a, a + 1, (a > 0, a < 0)).result == "agrees"
 
 
+@pytest.mark.parametrize("divisor", [
+    lambda: sp.Add(sp.exp(sp.Integer(0), evaluate=False), -1, evaluate=False),  # exp 0 − 1
+    lambda: sp.Min(sp.exp(a), 0, evaluate=False),  # 0: exp a > 0
+    lambda: sp.Add(sp.Abs(sp.exp(a), evaluate=False), -sp.exp(a), evaluate=False),  # |exp a| − exp a
+    lambda: sp.Add(sp.exp(2 * a), -sp.exp(a)**2, evaluate=False),  # exp 2a − (exp a)²
+], ids=["exp0", "min-exp", "abs-exp", "exp-square"])
+def test_facts_that_cannot_hold_only_by_what_exp_is_are_found_by_cvc5_within_its_small_limit(divisor):
+    """Contradictory definedness facts that hold exp (Z3 reads it as any function, so only cvc5 finds them): found
+    within the facts' own resource limit, which settles them in milliseconds, not at the time limit."""
+    from derive.second import review
+
+    said = review.identity(sp.Mul(a, sp.Pow(divisor(), -1, evaluate=False), evaluate=False), a + 1)
+    assert said.result == "unknown" and "contradict" in said.why and "cvc5" in said.engine
+
+
 # -- a sum or a product over a range that may be empty or reversed: SymPy's readings of its sign ---------------------
 _KE = sp.Symbol("ke", integer=True)
 _NE = sp.Symbol("ne", integer=True, nonnegative=True)

@@ -59,19 +59,23 @@ def script(body: str, logic: str = "ALL", expect: str | None = None) -> str:
     return f"{head}(set-logic {logic})\n{body.strip()}\n(check-sat)\n"
 
 
-def check(body: str, ms: int = 2000, logic: str = "ALL") -> str:
+def check(body: str, ms: int = 2000, logic: str = "ALL", rlimit: int = RLIMIT) -> str:
     """cvc5's answer to the declarations and assertions ``body`` (SMT-LIB 2.6 text, without ``set-logic`` or
-    ``check-sat``): ``sat``, ``unsat`` or ``unknown`` (a limit, or an incomplete procedure), within ``ms``."""
+    ``check-sat``): ``sat``, ``unsat`` or ``unknown`` (a limit, or an incomplete procedure), within ``ms`` and
+    ``rlimit`` resource units (at most :data:`RLIMIT`)."""
     if isinstance(ms, bool) or not isinstance(ms, (int, float)) or ms != ms or ms == float("inf"):
         raise ValueError(f"cvc5.check: ms must be a finite number of milliseconds, got {ms!r:.40}")
+    if isinstance(rlimit, bool) or not isinstance(rlimit, int) or not 0 < rlimit <= RLIMIT:
+        raise ValueError(f"cvc5.check: rlimit must be a whole number of resource units from 1 to {RLIMIT}, "
+                         f"got {rlimit!r:.40}")
     if ms <= 0:
         return "unknown"
     ms = max(1, int(ms))  # cvc5 reads a time limit of 0 as none
-    key = (_renamed(body), logic)
+    key = (_renamed(body), logic, rlimit)
     known, given = _ANSWERS.get(key, (None, 0))
     if known is not None and (known != "unknown" or ms <= given):
         return known
-    answer = _ask(body, ms, logic)
+    answer = _ask(body, ms, logic, rlimit)
     _ANSWERS[key] = (answer, ms)
     return answer
 
@@ -103,7 +107,7 @@ class _Child:
         self.killed = 0  #: how many queries ran past their time (or answered amiss) and took their process along
         self.asked = 0  #: questions asked so far: each answer names the question it answers
 
-    def ask(self, script: str, ms: int) -> str:
+    def ask(self, script: str, ms: int, rlimit: int = RLIMIT) -> str:
         with self.lock:
             if self.process is None or self.process.poll() is not None:
                 self.process = subprocess.Popen(
@@ -111,7 +115,7 @@ class _Child:
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             self.asked += 1
             ident = str(self.asked)
-            question = json.dumps({"id": ident, "script": script, "ms": int(ms), "rlimit": RLIMIT}) + "\n"
+            question = json.dumps({"id": ident, "script": script, "ms": int(ms), "rlimit": int(rlimit)}) + "\n"
             try:
                 self.process.stdin.write(question.encode())
                 self.process.stdin.flush()
@@ -160,5 +164,5 @@ _CHILD = _Child()
 atexit.register(_CHILD.stop)
 
 
-def _ask(body: str, ms: int, logic: str) -> str:
-    return _CHILD.ask(script(body, logic), ms)
+def _ask(body: str, ms: int, logic: str, rlimit: int = RLIMIT) -> str:
+    return _CHILD.ask(script(body, logic), ms, rlimit)

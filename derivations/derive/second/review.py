@@ -178,8 +178,10 @@ def _queries(t: Translator, facts, goals, inverses=None):
         yield result
 
 
-#: what finding the facts of a confirmation contradictory may spend: Z3's resource units, and milliseconds
-FACTS_RLIMIT, FACTS_MS = 20000, 500
+#: what finding the facts of a confirmation contradictory may spend: Z3's resource units, cvc5's (where the facts
+#: hold exp and the like: a contradiction its rewriting finds, such as exp a − exp a ≠ 0 or exp a < 0, takes a few
+#: hundred; facts it cannot settle reach its time limit past 100,000), and milliseconds
+FACTS_RLIMIT, FACTS_CVC5_RLIMIT, FACTS_MS = 20000, 20000, 500
 
 
 def _facts_can_hold(t: Translator, assume=()) -> None:
@@ -229,7 +231,7 @@ def _contradictory(t: Translator, facts) -> bool:
         return False
     ms = max(1, min(time_left_ms(), FACTS_MS))
     if t.native:
-        return _cvc5.AVAILABLE and _cvc5.check(t.script(facts), ms) == "unsat"
+        return _cvc5.AVAILABLE and _cvc5.check(t.script(facts), ms, rlimit=FACTS_CVC5_RLIMIT) == "unsat"
     prepared = [_prepare(f) for f in t.parse(list(facts))]
     if any(z3.is_false(f) for f in prepared):
         return True
