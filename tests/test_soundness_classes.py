@@ -3817,3 +3817,89 @@ def test_an_activation_whose_divisors_are_nonzero_where_they_are_read_is_read(te
     divisors = []
     assert parse(text, divisors).free_symbols <= {z}
     refuse_zero_divisors(divisors)  # (a branch's divisor is read where the branch is taken)
+
+
+# -- what a statement prints divides by, though SymPy cancelled it in what is checked --------------------------------
+_Q1, _K1, _K2 = derive.matrix("Q", 1, 1), derive.matrix("K", 1, 1), derive.matrix("K", 2, 2)
+_AL = derive.real("alpha")
+
+
+@pytest.mark.parametrize("build, needs", [
+    # printed "Q Q⁻¹ K = K" for a 1×1 Q: Q₁₁ · Q₁₁⁻¹ cancelled in the matrix, so it was proved at Q = [0]
+    (lambda **kw: claim("sound.shown_inverse", _Q1 * _Q1.inv() * _K1, _K1, **kw), sp.Ne(_Q1[0, 0], 0)),
+    (lambda **kw: claim("sound.shown_inverse_left", _Q1.inv() * _Q1 * _K1, _K1, **kw), sp.Ne(_Q1[0, 0], 0)),
+    # printed "(αK)(1/α) = K" for a real α: α · α⁻¹ cancelled in every entry
+    (lambda **kw: claim("sound.shown_scale", (_AL * _K2) / _AL, _K2, **kw), sp.Ne(_AL, 0)),
+    (lambda **kw: chain("sound.shown_scale_chain", ((_AL * _K2) / _AL, _K2), expect=None, **kw).step(
+        (_K2, _K2), rules.rearrange()), sp.Ne(_AL, 0)),
+], ids=["inverse", "inverse-left", "scale", "scale-chain"])
+def test_a_shown_matrix_needs_what_its_printed_form_divides_by(build, needs):
+    statement = build()
+    if isinstance(statement, derive.Claim):
+        statement.prove()
+    assert statement.verdict is not P
+    assert sp.sstr(needs) in str(statement.record().get("detail", "")) + str(getattr(statement, "_why", ""))
+    again = build(assume=[needs])
+    if isinstance(again, derive.Claim):
+        again.prove()
+    assert again.verdict is P
+
+
+@pytest.mark.parametrize("lhs, rhs, where, needs", [
+    # "a σ(a) = 1 where σ(t) = 1/t": SymPy put 1/a in and cancelled it, and it was proved for every real a
+    (lambda: SIGMA(a) * a, lambda: sp.Integer(1), lambda: {SIGMA: sp.Lambda(t, 1 / t)}, sp.Ne(a, 0)),
+    # "b n = 1 where n = 1/b"
+    (lambda: w * b, lambda: sp.Integer(1), lambda: {w: 1 / b}, sp.Ne(b, 0)),
+    # "a/n = 1 where n = a": the statement's own divisor, at the value put in
+    (lambda: a / w, lambda: sp.Integer(1), lambda: {w: a}, sp.Ne(a, 0)),
+    # σ applied to a sum: its divisor at the argument, a + b
+    (lambda: SIGMA(a + b) * (a + b), lambda: sp.Integer(1), lambda: {SIGMA: sp.Lambda(t, 1 / t)}, sp.Ne(a + b, 0)),
+], ids=["function", "symbol", "own-divisor", "argument"])
+def test_a_definition_put_in_keeps_its_divisors(lhs, rhs, where, needs):
+    c = claim("sound.where_divisor", lhs(), rhs(), where=where()).prove()
+    assert c.verdict is not P and sp.sstr(needs) in c.evidence.detail
+    assert claim("sound.where_divisor_ok", lhs(), rhs(), where=where(), assume=[needs]).prove().verdict is P
+
+
+@pytest.mark.parametrize("build", [
+    lambda: claim("sound.two_x", derive.row("x", 2) * _K2.T, 2 * (derive.matrix("x", 1, 2) * _K2.T)
+                  - derive.matrix("x", 1, 2) * _K2.T),
+    lambda: claim("sound.two_x_plain", derive.row("x", 2) * _K2.T, derive.matrix("x", 1, 2) * _K2.T),
+    lambda: chain("sound.two_x_chain", (derive.row("x", 2) * _K2.T, derive.matrix("x", 1, 2) * _K2.T), expect=None),
+    lambda: claim("sound.matrix_and_scalar_a", derive.matrix("a", 2, 2) * a, derive.matrix("a", 2, 2) * (a + 1) - derive.matrix("a", 2, 2)),
+], ids=["refuted-true-print", "reads-same", "chain", "matrix-beside-scalar"])
+def test_two_things_printed_by_one_name_are_refused(build):
+    """``row("x", 2)`` and ``matrix("x", 1, 2)`` both print as x: "x Kᵀ = −x Kᵀ + 2(x Kᵀ)" was refuted."""
+    with pytest.raises(ValueError, match="both print as|both named") as info:
+        build()
+    assert "\n" not in str(info.value)
+
+
+_NI = sp.Symbol("i", integer=True)
+_NN = sp.Symbol("n", integer=True, positive=True)
+_NF = sp.Function("f", real=True)
+
+
+@pytest.mark.parametrize("lhs", [
+    lambda: sp.Sum(_NI * sp.Sum(_NF(_NI), (_NI, 0, 2)), (_NI, 0, _NN)),  # the index bound again inside
+    lambda: sp.Sum(sp.Derivative(_NF(_NI), _NI), (_NI, 0, _NN)),
+    lambda: sp.Sum(sp.Integral(_NF(_NI), (_NI, 0, 1)), (_NI, 0, _NN)),
+    lambda: sp.Sum(sp.Product(_NF(_NI), (_NI, 1, 3)) + _NI, (_NI, 0, _NN)),
+], ids=["sum", "derivative", "integral", "product"])
+def test_a_sum_from_zero_whose_index_is_bound_again_inside_prints(lhs):
+    """A sum from 0 prints from 1 with its index shifted in the body, but not into a part that binds it again
+    (that raised SymPy's own error when the claim was printed)."""
+    c = claim("sound.rebound_index", lhs(), a)
+    text = derive.kernel.printing.latex(c.lhs)
+    assert str(c) and c.record()["checked"] and "\\sum_{i=0}^{n}" in text  # the outer sum as written
+
+
+@pytest.mark.parametrize("off", [[0], [1], [2], [0, 2]])
+def test_a_chain_with_a_step_taken_while_the_second_opinion_was_off_is_not_agreed(off, monkeypatch):
+    ch = chain("sound.opinion_off", (a + b)**2)
+    for k, (expr, rule) in enumerate([(a**2 + 2*a*b + b**2, "expand"), (a*(a + 2*b) + b**2, "factor"),
+                                      (b**2 + a**2 + 2*a*b, "expand")]):
+        monkeypatch.setenv("DERIVE_SECOND_OPINION", "0" if k in off else "1")
+        ch.step(expr, rule)
+    said = ch.record()["second_opinion"]
+    assert ch.verdict is P and said["result"] == "unknown" and f"step {off[0] + 1}: not re-checked" in said["why"]

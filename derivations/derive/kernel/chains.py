@@ -146,7 +146,8 @@ class Chain(Statement):
         needs = [c for c in rule.requires if not wellformed.condition_met(c, self.assume)]
         built = [rule.puts_into(side) for side in _sides(prev)] if rule.puts_into is not None else []
         for side in (*_sides(prev), *_sides(expr), *built):
-            needs += [c for c in wellformed.unmet_denominators(side, self.assume) if c not in needs]
+            divisors = wellformed.denominators(side) + printing.shadow_divisors(side)
+            needs += [c for c in wellformed.unmet_conditions(divisors, self.assume) if c not in needs]
         said = [f"needs {', '.join(sp.sstr(c) for c in needs)}, which neither the symbols' assumptions nor the "
                 f"chain's assume give"] if needs else []
         for key, value in rule.instantiates.items():

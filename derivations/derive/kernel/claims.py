@@ -279,8 +279,10 @@ class Claim(Statement):
     def _denominators(self) -> list:
         """The divisors of both sides, as written (see :mod:`derive.kernel.wellformed`)."""
         if "_divisors" not in self.__dict__:
-            found = _wellformed.denominators(self.lhs)
-            self.__dict__["_divisors"] = found + [d for d in _wellformed.denominators(self.rhs) if d not in found]
+            found = []
+            for side in (self.lhs, self.rhs, *self.shown):
+                found += [d for d in _written_divisors(side, self.definitions) if d not in found]
+            self.__dict__["_divisors"] = found
         return self.__dict__["_divisors"]
 
     def _unmet(self) -> list:
@@ -663,6 +665,14 @@ def _refutation(found, how, seconds) -> Evidence:
         residual_tex=tex if len(tex) <= _RESIDUAL_TEX else "",
         seconds=seconds,
     )
+
+
+def _written_divisors(side, definitions=()) -> list:
+    """The divisors of ``side`` as it is written and shown: its own, those of the shadow it prints as (a shown
+    matrix), and, with ``definitions`` (``where``), those of the definitions where they are put in, which SymPy may
+    cancel once they are (:func:`derive.kernel.witness.divisors_at`)."""
+    found = _witness.divisors_at(side, dict(definitions)) if definitions else _wellformed.denominators(side)
+    return found + [d for d in printing.shadow_divisors(side) if d not in found]
 
 
 def definitions_of(at, where, lhs, rhs) -> tuple:

@@ -19,6 +19,8 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
+from .witness import bound_symbols
+
 __all__ = ["entry_indices", "shifted", "entries_of", "free_indices_from_one", "TextPrinter", "text"]
 
 
@@ -43,7 +45,8 @@ def entry_indices(expr) -> list:
 
 def shifted(expr) -> tuple:
     """``(body, limits)`` of a sum printed from 1: every limit that starts at 0 runs one higher, the body reads
-    ``i - 1`` for its index. The sum they denote is ``expr``'s; a limit starting elsewhere is kept.
+    ``i - 1`` for its index. The sum they denote is ``expr``'s; a limit starting elsewhere is kept, and so is one
+    whose index a part of the body binds again.
 
     >>> import sympy as sp
     >>> d = sp.Symbol("d", integer=True, positive=True)
@@ -57,7 +60,8 @@ def shifted(expr) -> tuple:
     """
     if not isinstance(expr, sp.Sum):
         raise TypeError(f"shifted: expected a Sum, got {type(expr).__name__}")
-    moved = {lim[0]: lim[0] - 1 for lim in expr.limits if len(lim) == 3 and lim[1] == 0}
+    rebound = bound_symbols(expr.function)  # an index the body binds again (Σ_i i Σ_{i=0}^2 f(i)) is not moved
+    moved = {lim[0]: lim[0] - 1 for lim in expr.limits if len(lim) == 3 and lim[1] == 0 and lim[0] not in rebound}
     limits = []
     for lim in expr.limits:
         if len(lim) != 3:

@@ -99,10 +99,12 @@ def _cited(rule) -> list:
 def review_step(chain, seconds=None) -> None:
     """After a chain took a step: re-check that step, and keep the chain's opinion (all its steps'); ``seconds``
     is what is left of the step's budget."""
-    if not enabled():
-        return
     opinions = chain.__dict__.setdefault("_second_steps", [])
     opinions += [None] * (len(chain.steps) - 1 - len(opinions))
+    if not enabled():  # this step has none: an opinion of the steps before does not cover it
+        opinions.append(None)
+        chain.second_opinion = combine(opinions) if chain.verdict.value == "proved" else None
+        return
     expr, rule, detail, _ = chain.steps[-1]
     prev = chain.steps[-2][0] if len(chain.steps) > 1 else chain.start
     opinion = None

@@ -26,8 +26,10 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from . import notation
+from .wellformed import defined
+from .witness import divisors_at
 
-__all__ = ["Shown", "FormCall", "shown", "shadow_of", "display_of", "latex", "sigma_tex", "scope", "equation", "WHERE"]
+__all__ = ["Shown", "FormCall", "shown", "shadow_of", "display_of", "shadow_divisors", "latex", "sigma_tex", "scope", "equation", "WHERE"]
 
 #: form name -> (the function that builds it, how it prints, its sizes); filled by :mod:`derive.layers.forms`
 FORMS: dict = {}
@@ -256,6 +258,29 @@ def display_of(matrix):
             cached = False
         matrix.__dict__["_verified"] = (matrix.shadow, cached)
     return matrix.shadow if cached else None
+
+
+def shadow_divisors(matrix) -> list:
+    """What the shadow a :class:`Shown` matrix prints as divides by, at its leaves' values (an inverse's matrix by
+    its determinant): SymPy may have cancelled it in the matrix itself (``Q Q⁻¹ K`` is ``K`` for a 1×1 ``Q``,
+    ``(αK)/α`` is ``K``), but a statement printed so is true only where it is nonzero. Nothing for another matrix.
+
+    >>> from derive import matrix, real
+    >>> Q, K, a = matrix("Q", 1, 1), matrix("K", 1, 1), real("alpha")
+    >>> shadow_divisors(Q * Q.inv() * K), shadow_divisors((a * K) / a)
+    ([Q_{1,1}], [alpha])
+    """
+    shade = display_of(matrix)
+    if shade is None:
+        return []
+    out: list = []
+    for d in divisors_at(shade, matrix.leaves):
+        if isinstance(d, defined) and isinstance(d.args[0], sp.Lambda):
+            continue  # a form's σ, named as an operand: where it is applied, the matrix itself says what it needs
+        d = d.det() if isinstance(d, sp.MatrixBase) and d.is_square else d
+        if d not in out:
+            out.append(d)
+    return out
 
 
 # -- forms as expressions -----------------------------------------------------------------------------------------

@@ -255,6 +255,20 @@ def check_statement(where: str, *exprs) -> None:
                 raise ValueError(f"{where}: the expression is nested more than {MAX_DEPTH} levels deep")
     refuse_live_names(where, *exprs)
     refuse_same_names(where, names_in(*exprs))
+    refuse_two_leaves(where, *exprs)
+
+
+def refuse_two_leaves(where: str, *exprs) -> None:
+    """Raise ValueError when shown matrices (:class:`derive.kernel.printing.Shown`) print two different matrices by
+    one name: ``row("x", 2)`` and ``matrix("x", 1, 2)`` both show as ``x``, so a statement between them would read
+    as one about a single ``x`` (``x Kᵀ = x Kᵀ``) and be refuted."""
+    seen: dict = {}
+    for expr in exprs:
+        for leaf, value in (getattr(expr, "leaves", None) or {}).items():
+            other = seen.setdefault(leaf, value)
+            if other is not value and other != value:
+                raise ValueError(f"{where}: two different matrices both print as {sp.sstr(leaf)} "
+                                 f"({_short(other)} and {_short(value)}); give them different names")
 
 
 def _kind_of(node) -> str:
@@ -293,6 +307,7 @@ def names_in(*exprs) -> set:
     undefined functions (such as σ). A ``Lambda``'s argument is not printed (σ shows as its name) and not counted."""
     found = set()
     for expr in exprs:
+        found |= set(getattr(expr, "leaves", None) or {})  # a shown matrix prints its shadow's matrix symbols
         for item in (list(expr) if isinstance(expr, sp.MatrixBase) else [expr]):
             if isinstance(item, sp.Basic):
                 found |= item.free_symbols | {f.func for f in item.atoms(AppliedUndef)}

@@ -15,7 +15,7 @@ from sympy.core.function import AppliedUndef, UndefinedFunction
 
 from . import sums
 from .certify import Certificate, certify_nonzero
-from .wellformed import Inexact, defined, inexact, real_entries
+from .wellformed import Inexact, defined, denominators, inexact, real_entries
 
 __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "closed_value_problem", "function_problem",
@@ -262,6 +262,51 @@ def evaluate_at(expr, witness: dict):
     for f, lam in funcs.items():
         expr = expr.replace(f, lam)
     return expr.xreplace(values)
+
+
+def divisors_at(expr, mapping) -> list:
+    """What must be nonzero for ``expr`` to have a value once ``mapping`` is put in, as it is written: the divisors of
+    ``expr`` at the values, those of each value put in, and those of each function's value (its ``Lambda``) at the
+    arguments it is applied to. SymPy may cancel any of them once the values are in (``n b`` with ``n = 1/b`` is 1,
+    ``a/n`` with ``n = a`` is 1), and a statement without a value there is not true there.
+
+    >>> import sympy as sp
+    >>> a, b, n, t = sp.symbols("a b n t", real=True)
+    >>> s = sp.Function("s")
+    >>> divisors_at(n * b + s(a + 1), {n: 1 / b, s: sp.Lambda(t, 1 / t)})
+    [b, a + 1]
+    >>> divisors_at(a / n, {n: a})
+    [a]
+    """
+    found: list = []
+
+    def add(divisors):
+        found.extend(d for d in divisors if d not in found)
+
+    def at(divisors, put):  # a divisor at the values; a part derive reads as defined or not, read again there
+        return [e for d in divisors for e in (denominators(put(d.args[0])) if isinstance(d, defined) else [put(d)])]
+
+    if not mapping:
+        return denominators(expr)
+    add(at(denominators(expr), lambda e: evaluate_at(e, mapping)))
+    if not isinstance(expr, sp.Basic):
+        return found
+    present = expr.free_symbols | expr.atoms(sp.MatrixSymbol)
+    for key, value in mapping.items():
+        if isinstance(key, (sp.Symbol, sp.MatrixSymbol)) and key in present and isinstance(value, sp.Basic):
+            add(denominators(value))
+    bound = bound_symbols(expr)
+    for call in sorted(expr.atoms(AppliedUndef), key=sp.default_sort_key):
+        value = mapping.get(call.func)
+        if not isinstance(value, sp.Lambda):
+            continue
+        needs = denominators(value.expr)
+        if needs and any(a.free_symbols & bound for a in call.args):  # at values of an index: not one condition
+            add([defined(evaluate_at(call, mapping))])
+            continue
+        args = dict(zip(value.variables, (evaluate_at(a, mapping) for a in call.args)))
+        add(at(needs, lambda e: e.xreplace(args)))
+    return found
 
 
 def symbol_values(mapping) -> dict:

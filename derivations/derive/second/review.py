@@ -1076,15 +1076,22 @@ def _settled_at_mappings(prev, nxt, mapping, more, assume, mode) -> bool:
 
 
 def combine(opinions) -> Opinion | None:
-    """One opinion of a chain from those of its steps: agrees when every step does; else the first that does not."""
-    opinions = [o for o in opinions if o is not None]
-    if not opinions:
+    """One opinion of a chain from those of its steps: agrees when every step does; else the first that does not (a
+    step with none, taken while the second opinion was off, is *unknown*); ``None`` when no step has one."""
+    opinions = list(opinions)
+    given = [o for o in opinions if o is not None]
+    if not given:
         return None
-    seconds = sum(o.seconds for o in opinions)
+    seconds = sum(o.seconds for o in given)
     for result in ("disagrees", "unknown", "outside fragment"):
         for k, o in enumerate(opinions, 1):
-            if o.result == result:
+            if o is not None and o.result == result:
                 return Opinion(result, f"step {k}: {o.why}", seconds, "proved", o.engine)
+    missing = [k for k, o in enumerate(opinions, 1) if o is None]
+    if missing:
+        return Opinion("unknown", f"step {missing[0]}: not re-checked (taken while the second opinion was off)",
+                       seconds, "proved", ENGINE)
+    opinions = given
     sized = sorted({o.why for o in opinions if o.why.startswith("for ")})
     why = f"every step ({len(opinions)})" + (f", {'; '.join(sized)}" if sized else "")  # each size some step read
     engines = sorted({e for o in opinions for e in o.engine.split(" + ")}, key=lambda e: e != ENGINE)
