@@ -3903,3 +3903,27 @@ def test_a_chain_with_a_step_taken_while_the_second_opinion_was_off_is_not_agree
         ch.step(expr, rule)
     said = ch.record()["second_opinion"]
     assert ch.verdict is P and said["result"] == "unknown" and f"step {off[0] + 1}: not re-checked" in said["why"]
+
+
+@pytest.mark.parametrize("build, held", [
+    (lambda: sp.Integral(sp.Abs(sp.sin(t)), (t, 0, 3 * sp.pi)), sp.Integral),  # SymPy's integrator says 2; it is 6
+    (lambda: sp.Sum(1 / _NI**2, (_NI, 1, _NN)), sp.Sum),  # summation would give harmonic(n, 2)
+    (lambda: sp.Product(_NI, (_NI, 1, _NN)), sp.Product),  # and factorial(n)
+], ids=["integral", "sum", "product"])
+def test_the_second_opinion_reads_no_value_from_sympys_summation_or_integrator(build, held):
+    """The second opinion writes matrices out at sizes with ``doit``: inside it, as in the kernel, an integral is
+    held and a sum or a product is written out only at integer limits."""
+    from derive.kernel import opinion
+
+    assert isinstance(opinion._within(None, "proved", lambda: build().doit()), held)
+
+
+def test_a_check_says_nothing_of_points_where_the_sides_are_no_number():
+    """Σ_{i≤n} Σ_{j≤i} f(j) = Σ_{j≤n} Σ_{i=j}^{n} f(j) is true: where the nested sums cannot be written out, the
+    sample says so, not that the sides differ."""
+    i, j = sp.symbols("i j", integer=True)
+    n = sp.Symbol("n", integer=True, nonnegative=True)
+    f = sp.Function("f", real=True)
+    c = claim("sound.swapped_sums", sp.Sum(sp.Sum(f(j), (j, 0, i)), (i, 0, n)),
+              sp.Sum(sp.Sum(f(j), (i, j, n)), (j, 0, n))).check()
+    assert c.verdict is U and "differ" not in c.evidence.detail

@@ -565,6 +565,14 @@ class Sampled:
     unevaluated: int = 0
 
 
+def _magnitude(value) -> float:
+    """``|value|`` to 30 digits; ``nan`` when it is no number."""
+    try:
+        return abs(complex(sp.N(value, 30)))
+    except (TypeError, ValueError, ArithmeticError):
+        return float("nan")
+
+
 def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denominators=()) -> Sampled:
     """Evaluate ``diff`` at seeded exact rational points; report the agreement or the disagreement seen.
 
@@ -597,14 +605,14 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
         except NotEvaluable:
             unevaluated += 1
             continue
+        magnitudes = [0.0 if value == 0 else _magnitude(value) for value in values]
+        if any(m != m for m in magnitudes):  # no number (a sum SymPy holds, a symbol left): it says nothing
+            unevaluated += 1
+            continue
         used += 1
-        for (index, comp), value in zip(comps, values):
+        for (index, comp), value, magnitude in zip(comps, values, magnitudes):
             if value == 0:
                 continue
-            try:
-                magnitude = abs(complex(sp.N(value, 30)))
-            except (TypeError, ValueError, ArithmeticError):
-                magnitude = float("nan")
             # however small, a residual that is not exactly zero may be certified nonzero: then it is no agreement
             found = _certify_at([(index, comp)], witness, denominators) if not value.free_symbols else None
             if found is not None:
@@ -613,7 +621,7 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
                 worst = max(worst, magnitude)
                 continue
             at = ", ".join(f"{k} = {sp.sstr(v)}" for k, v in witness.items() if isinstance(k, sp.Symbol))
-            size = "not a finite number" if magnitude != magnitude or magnitude == float("inf") else f"{magnitude:.1e}"
+            size = "not a finite number" if magnitude == float("inf") else f"{magnitude:.1e}"
             return Sampled(magnitude, used, None, f"the sides differ at {at or 'the sample'} (|lhs - rhs| ≈ {size}), "
                                                   f"but the difference could not be certified")
     return Sampled(worst, used, unevaluated=unevaluated)
