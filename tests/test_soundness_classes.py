@@ -3918,12 +3918,24 @@ def test_the_second_opinion_reads_no_value_from_sympys_summation_or_integrator(b
     assert isinstance(opinion._within(None, "proved", lambda: build().doit()), held)
 
 
-def test_a_check_says_nothing_of_points_where_the_sides_are_no_number():
-    """Σ_{i≤n} Σ_{j≤i} f(j) = Σ_{j≤n} Σ_{i=j}^{n} f(j) is true: where the nested sums cannot be written out, the
-    sample says so, not that the sides differ."""
-    i, j = sp.symbols("i j", integer=True)
-    n = sp.Symbol("n", integer=True, nonnegative=True)
-    f = sp.Function("f", real=True)
-    c = claim("sound.swapped_sums", sp.Sum(sp.Sum(f(j), (j, 0, i)), (i, 0, n)),
-              sp.Sum(sp.Sum(f(j), (i, j, n)), (j, 0, n))).check()
-    assert c.verdict is U and "differ" not in c.evidence.detail
+_SI, _SJ = sp.symbols("i j", integer=True)
+_SN = sp.Symbol("n", integer=True, nonnegative=True)
+_SF = sp.Function("f", real=True)
+
+
+@pytest.mark.parametrize("lhs, rhs, true", [
+    # Σ_{i≤n} Σ_{j≤i} f(j) = Σ_{j≤n} Σ_{i=j}^{n} f(j): SymPy makes each one Sum of two limits, the inner one running
+    # to the outer index; such a sum was never written out, and the check said the sides differ
+    (lambda: sp.Sum(sp.Sum(_SF(_SJ), (_SJ, 0, _SI)), (_SI, 0, _SN)),
+     lambda: sp.Sum(sp.Sum(_SF(_SJ), (_SI, _SJ, _SN)), (_SJ, 0, _SN)), True),
+    (lambda: sp.Sum(sp.Sum(_SF(_SI) * _SJ, (_SJ, 1, _SI)), (_SI, 1, _SN)),
+     lambda: sp.Sum(_SF(_SI) * _SI * (_SI + 1) / 2, (_SI, 1, _SN)), True),
+    (lambda: sp.Sum(sp.Sum(_SF(_SJ), (_SJ, 0, _SI)), (_SI, 0, _SN)),  # the swap done wrong
+     lambda: sp.Sum(sp.Sum(_SF(_SJ), (_SI, 0, _SJ)), (_SJ, 0, _SN)), False),
+], ids=["swap", "triangle", "wrong-swap"])
+def test_a_sum_whose_inner_range_runs_to_an_outer_index_is_written_out_at_a_point(lhs, rhs, true):
+    c = claim("sound.swapped_sums", lhs(), rhs()).check()
+    if true:
+        assert c.verdict is C and "differ" not in c.evidence.detail
+    else:
+        assert c.verdict is R

@@ -41,21 +41,37 @@ def written_out(expr):
     expr = expr.func(*args) if args != list(expr.args) else expr
     if isinstance(expr, _HELD) and len(expr.limits) > 1:  # the first limit innermost
         inner = written_out(expr.func(expr.function, expr.limits[0]))
-        if isinstance(inner, _HELD):
-            return expr  # its innermost range is not written out: nor is the rest
-        return written_out(expr.func(inner, *expr.limits[1:]))
-    if not isinstance(expr, _HELD) or len(expr.limits) != 1 or len(expr.limits[0]) != 3:
+        if not isinstance(inner, _HELD):
+            return written_out(expr.func(inner, *expr.limits[1:]))
+        # the innermost range runs to an outer index (Σ_{i=0}^{2} Σ_{j=0}^{i}): the outermost written out first,
+        # when the terms cannot outnumber MAX_TERMS (each inner range taken as long as the outermost)
+        last = expr.limits[-1]
+        count = abs(last[2] - last[1]) + 1 if len(last) == 3 else None
+        if count is None or not count.is_Integer or count ** len(expr.limits) > MAX_TERMS:
+            return expr
+        out = _range_written(expr.func, expr.func(expr.function, *expr.limits[:-1]), last)
+        return expr if out is None else out
+    if not isinstance(expr, _HELD) or len(expr.limits) != 1:
         return expr
-    (t, lo, hi), body = expr.limits[0], expr.function
+    out = _range_written(expr.func, expr.function, expr.limits[0])
+    return expr if out is None else out
+
+
+def _range_written(kind, body, limit):
+    """The sum or product (``kind``) of ``body`` over one ``limit`` written out term by term, each term written out
+    too; ``None`` when its limits are not integers or it has more than :data:`MAX_TERMS` terms."""
+    if len(limit) != 3:
+        return None
+    t, lo, hi = limit
     if not (lo.is_Integer and hi.is_Integer):
-        return expr
+        return None
     lo, hi, sign = int(lo), int(hi), 1
     if hi < lo - 1:  # Karr's convention: Σ_{lo}^{hi} = -Σ_{hi+1}^{lo-1}, Π_{lo}^{hi} = 1 / Π_{hi+1}^{lo-1}
         lo, hi, sign = hi + 1, lo - 1, -1
     if hi - lo + 1 > MAX_TERMS:
-        return expr
+        return None
     terms = [written_out(body.subs(t, sp.Integer(k))) for k in range(lo, hi + 1)]  # subs keeps inner bindings
-    if isinstance(expr, sp.Sum):
+    if kind is sp.Sum:
         return sign * sp.Add(*terms)
     value = sp.Mul(*terms)
     return value if sign == 1 else 1 / value
