@@ -706,6 +706,9 @@ def definitions_of(at, where, lhs, rhs) -> tuple:
         if key not in present:
             raise ValueError(f"{at}: where defines {key if isinstance(key, sp.Symbol) else key.__name__}, which "
                              f"neither side contains")
+        if any(key in (getattr(side, "leaves", None) or {}) for side in (lhs, rhs)):  # one name, two matrices
+            raise ValueError(f"{at}: where defines {key}, and a shown matrix of the sides prints as {key} too; "
+                             f"give them different names")
         _wellformed.refuse_inexact(at, value)
         if isinstance(key, sp.Symbol):  # what its symbol assumes, its value must meet (m positive is never -1)
             problem = _witness.instance_problem(key, value)

@@ -211,8 +211,14 @@ def refuse_same_names(where: str, symbols) -> None:
     a function ``a`` beside a symbol ``a``): the page, and a witness by name, would show them as one."""
     by_name: dict[str, sp.Basic] = {}
     by_tex: dict[str, sp.Basic] = {}
+    rows: dict[str, sp.Basic] = {}
     for s in sorted(symbols, key=sp.default_sort_key):
         name = str(getattr(s, "name", s))
+        if isinstance(s, sp.MatrixSymbol):  # a row of Q prints as q_1, as a row of q does
+            other = rows.setdefault(name.lower(), s)
+            if other.name != name:
+                raise ValueError(f"{where}: the matrices {other.name!r} and {name!r} both print their rows as "
+                                 f"{name.lower()}_i; give them names apart in more than case")
         other = by_name.setdefault(name, s)
         if other != s:
             raise ValueError(f"{where}: two different symbols are both named {name!r} "

@@ -300,11 +300,12 @@ def divisors_at(expr, mapping) -> list:
         value = mapping.get(call.func)
         if not isinstance(value, sp.Lambda):
             continue
-        needs = denominators(value.expr)
+        plain = {v: sp.Dummy(v.name) for v in value.variables}  # the body read without what its variables assume
+        needs = denominators(value.expr.xreplace(plain))
         if needs and any(a.free_symbols & bound for a in call.args):  # at values of an index: not one condition
             add([defined(evaluate_at(call, mapping))])
             continue
-        args = dict(zip(value.variables, (evaluate_at(a, mapping) for a in call.args)))
+        args = {plain[v]: evaluate_at(a, mapping) for v, a in zip(value.variables, call.args)}
         add(at(needs, lambda e: e.xreplace(args)))
     return found
 

@@ -12,7 +12,7 @@ import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
-from ..kernel import printing
+from ..kernel import printing, wellformed
 from ..kernel.validate import require_function, require_matrix
 
 __all__ = [
@@ -104,11 +104,27 @@ def elementwise(sigma, M):
     Matrix([[Max(0, x_1), Max(0, x_2)]])
     """
     sigma = require_function("elementwise", "sigma", sigma)
-    if _symbolic(M):
+    if _symbolic(M):  # (kept applied: what σ divides by is read at the entries, and asked for)
         return ElementwiseApplyFunction(_as_lambda(sigma), M)
     require_matrix("elementwise", "M", M)
+    _require_defined_on_reals("elementwise", sigma)
     value = sp.ImmutableMatrix(M.shape[0], M.shape[1], [sigma(e) for e in M])
     return _shown(value, lambda M: ElementwiseApplyFunction(_as_lambda(sigma), M), M)
+
+
+def _require_defined_on_reals(where, sigma) -> None:
+    """Refuse a ``Lambda`` σ without a value at some real argument (``t ↦ 1/t``, ``t ↦ log t``) applied to an
+    explicit matrix: a layer multiplies what it gives, and SymPy cancels what it divides by (``σ(xq)·(xq)`` is 1 for
+    ``σ(t) = 1/t``), so a layer would be proved equal to what it is not at ``xq = 0``. A function class keeps its
+    poles in the entries; at symbolic size σ stays applied, and what it divides by is asked for."""
+    if not isinstance(sigma, sp.Lambda):
+        return
+    z = sp.Dummy("z", real=True)
+    needs = wellformed.unmet_denominators(sigma.expr.xreplace({sigma.variables[0]: z}))
+    if needs:
+        shown = ", ".join(sp.sstr(c.xreplace({z: sigma.variables[0]})) for c in needs)
+        raise ValueError(f"{where}: sigma = {sp.sstr(sigma)[:60]} has no value at some real argument (it needs "
+                         f"{shown[:80]}): a layer applies it to every real entry")
 
 
 def hadamard(A, B):
@@ -251,6 +267,11 @@ def unit_sum(term, x, Q, K, V):
     if not isinstance(term, sp.Lambda) or len(term.variables) != 2:
         raise TypeError(f"unit_sum: term must be a Lambda of two variables (a, b), got {term!r}")
     _check_layer("unit_sum", x, Q, K, V, sp.Lambda(term.variables[0], term.variables[0]))
+    printed = {f"{v.name}_j" for v in term.variables}  # how the term's variables print (a_j, b_j)
+    clash = sorted(str(s) for s in term.expr.free_symbols - set(term.variables) if str(s) in printed)
+    if clash:
+        raise ValueError(f"unit_sum: the term holds a symbol {clash[0]}, which prints as its variable "
+                         f"{clash[0]} = x·q_j does: name it apart")
     if _symbolic(x, Q, K, V):
         return UnitSum(term, x, Q, K, V)
     xq, xk = sp.ImmutableMatrix(x * Q.T), sp.ImmutableMatrix(x * K.T)

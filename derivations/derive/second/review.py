@@ -184,7 +184,7 @@ def _queries(t: Translator, facts, goals, inverses=None):
 FACTS_RLIMIT, FACTS_CVC5_RLIMIT, FACTS_MS = 20000, 20000, 500
 
 
-def _facts_can_hold(t: Translator, assume=()) -> None:
+def _facts_can_hold(t: Translator, assume=(), pairs=()) -> None:
     """Raise *unknown* when the facts the translation added (what a function's values are, and the definedness
     facts) contradict the symbols' domains and ``assume``, which do not contradict each other: under them every
     query is ``unsat``, which would confirm anything (a divisor the kernel took for nonzero that is 0 gives the fact
@@ -193,11 +193,34 @@ def _facts_can_hold(t: Translator, assume=()) -> None:
     found by Z3's simplifier at once); where the engine cannot tell, the facts are taken as they are."""
     given = t.domain + [t.boolean(c) for c in assume]
     added = t.side + t.defined
+    if t.abstracted and not t.native:  # read with exp as any function: the facts of the real exp are cvc5's to read
+        _native_facts_hold(t, pairs, assume)
     if not added or _hold_with_more(t, set(given + added)):
         return
     if _contradictory(t, given + added) and not _contradictory(t, given):
-        raise _Unknown("the definedness facts contradict the domains and assumptions, so an unsat query under them "
-                       "confirms nothing")
+        raise _Unknown(_CONTRADICT)
+
+
+_CONTRADICT = ("the definedness facts contradict the domains and assumptions, so an unsat query under them confirms "
+               "nothing")
+
+
+def _native_facts_hold(t: Translator, pairs, assume) -> None:
+    """:func:`_facts_can_hold` for a translation that read transcendental functions as uninterpreted, where they
+    count: the equations ``pairs`` translated again with cvc5's real exp, sine and cosine (``exp 0 − 1 ≠ 0`` holds
+    of some function, never of exp). Nothing is said where cvc5 cannot be asked or cannot read them."""
+    if not pairs or not _cvc5.AVAILABLE:
+        return
+    n = Translator(complex_mode=t.complex_mode, sizes=t.sizes, native=_cvc5.FUNCTIONS)
+    try:
+        for lhs, rhs in pairs:
+            _components(n, lhs, rhs)
+        given = n.domain + [n.boolean(c) for c in assume]
+    except (Outside, _Disagrees, TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError):
+        return
+    added = n.side + n.defined
+    if added and _contradictory(n, given + added) and not _contradictory(n, given):
+        raise _Unknown(_CONTRADICT)
 
 
 #: the ground facts each translator's queries were asked under, as parsed (by the translator's identity, the
@@ -211,7 +234,7 @@ def _hold_with_more(t: Translator, facts: set) -> bool:
     ``t``'s queries that include all of ``facts``: then ``facts`` can hold together (a model of more facts is one of
     theirs). Anything else settles nothing."""
     held = _ASKED.get(id(t))
-    if held is None or held[0] is not t:
+    if held is None or held[0] is not t or t.abstracted:  # (a model with exp as any function says nothing of exp)
         return False
     for texts, prepared in sorted(held[1], key=lambda pair: len(pair[0])):
         if not facts <= texts or any(z3.is_false(f) for f in prepared):
@@ -347,7 +370,7 @@ def _identity_at(lhs, rhs, assume, sizes, abstract=False) -> int:
         if result == z3.sat:
             where = f" at component {k + 1} of {len(comps)}" if len(comps) > 1 else ""
             raise _Disagrees(f"Z3 finds values at which lhs - rhs is not zero{where}")
-    _facts_can_hold(t, assume)
+    _facts_can_hold(t, assume, [(lhs, rhs)])
     return len(comps)
 
 
@@ -771,7 +794,7 @@ def _by_at(prev, nxt, pieces, assume, mode=None):
             raise _Disagrees("a cited chain's start does not follow from the current equation")
     if any(r == z3.sat for r in _queries(t, facts + hypotheses, goal, t.inverses)):
         raise _Disagrees("Z3 finds values at which the cited conclusions hold and the next equation does not")
-    _facts_can_hold(t, assume)  # (not the current equation: from a false one, anything follows)
+    _facts_can_hold(t, assume, [prev, nxt])  # (not the current equation: from a false one, anything follows)
 
 
 #: how many sizes a chain step about matrices of symbolic size is re-checked at (each written out entry by entry,
@@ -1041,7 +1064,7 @@ def _implication_at(prev, nxt, mapping, more, assume, premises, mode=None):
             raise
         ground = None
     if ground is not None and all(r == z3.unsat for r in ground):
-        _facts_can_hold(t, assume)
+        _facts_can_hold(t, assume, [prev, nxt])
         return "unsat of the conclusion's negation, given the premise at the step's instance"
     if ground is not None and not hypotheses and any(r == z3.sat for r in ground):
         raise _Disagrees("Z3 finds values at which the premise holds and the conclusion does not")
@@ -1051,7 +1074,7 @@ def _implication_at(prev, nxt, mapping, more, assume, premises, mode=None):
         raise _Unknown("the instances did not settle it with the transcendental functions uninterpreted")
     if any(r == z3.sat for r in _queries(t, facts + hypotheses + instances, goals)):
         raise _Disagrees("Z3 finds a σ and values at which the premises hold and the conclusion does not")
-    _facts_can_hold(t, assume)
+    _facts_can_hold(t, assume, [prev, nxt])
     return "unsat of the conclusion's negation, given the premise for all values"
 
 
@@ -1067,7 +1090,7 @@ def _settled_at_mappings(prev, nxt, mapping, more, assume, mode) -> bool:
     mark = len(_SCRIPTS)
     try:
         if all(r == z3.unsat for r in _queries(t, facts + instances, goals)):
-            _facts_can_hold(t, assume)
+            _facts_can_hold(t, assume, [prev, nxt])
             return True
     except _Unknown:
         pass
