@@ -4037,3 +4037,17 @@ def test_facts_read_with_exp_as_any_function_are_read_again_with_the_real_exp(di
     d = divisor()
     said = review.identity(sp.Mul(a, d, sp.Pow(d, -1, evaluate=False), evaluate=False), a)
     assert said.result == "unknown" and "contradict" in said.why
+
+
+@pytest.mark.parametrize("build, says", [
+    # raised SymPy's NonInvertibleMatrixError wherever the claim was printed
+    (lambda: claim("sound.where_singular", sp.MatrixSymbol("A", 2, 2).I * sp.MatrixSymbol("A", 2, 2), sp.eye(2),
+                   where={sp.MatrixSymbol("A", 2, 2): sp.Matrix([[1, 1], [1, 1]])}), "determinant is 0"),
+    (lambda: claim("sound.where_nested_args", _FREE_F(a, a), a, where={_FREE_F: sp.Lambda(((t, w),), t)}),
+     "cannot be put in"),
+    (lambda: claim("sound.where_capture", sp.Integral(_FREE_F(t) * a, (t, 0, 1)), a, where={a: t}), "capture t"),
+], ids=["singular", "nested-arguments", "capture"])
+def test_definitions_that_cannot_be_put_in_say_so_in_one_line(build, says):
+    with pytest.raises(ValueError, match=says) as info:
+        build()
+    assert "\n" not in str(info.value) and str(info.value).startswith("claim(")

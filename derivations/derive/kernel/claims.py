@@ -252,7 +252,16 @@ class Claim(Statement):
         self.definitions = definitions_of(at, where, lhs, rhs)
         self.shown = (lhs, rhs)  # as written, before the definitions are put in
         if self.definitions:
-            lhs, rhs = (_witness.evaluate_at(side, dict(self.definitions)) for side in (lhs, rhs))
+            try:
+                lhs, rhs = (_witness.evaluate_at(side, dict(self.definitions)) for side in (lhs, rhs))
+            except (ValueError, TypeError, ArithmeticError, sp.ShapeError) as exc:  # SymPy's own, in one line
+                said = " ".join(str(exc).split()) or type(exc).__name__
+                raise ValueError(f"{at}: where: the definitions cannot be put in ({shorten(said, 120)})") from None
+            for side in (lhs, rhs):  # an inverse of a matrix given by where, with determinant 0: no value at all
+                for node in (side.atoms(sp.Inverse) if isinstance(side, sp.Basic) else ()):
+                    if isinstance(node.arg, sp.MatrixBase) and node.arg.is_square and node.arg.det() == 0:
+                        raise ValueError(f"{at}: where: the inverse of {shorten(sp.sstr(node.arg), 60)} has no value "
+                                         f"(its determinant is 0)")
         where = at
         _same_shape(where, lhs, rhs)
         if statement is not None and not isinstance(statement, str):
