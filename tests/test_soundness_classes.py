@@ -35,6 +35,14 @@ def free(identifier, lhs, rhs, **kw):
     return claim(identifier, lhs, rhs, expect=None, **kw)
 
 
+def refused(build, match: str) -> str:
+    """``build()`` raises ValueError matching ``match``, in one line; its message."""
+    with pytest.raises(ValueError, match=match) as info:
+        build()
+    assert "\n" not in str(info.value)
+    return str(info.value)
+
+
 def never_proved(identifier, lhs, rhs, **kw):
     c = free(identifier, lhs, rhs, **kw).prove()
     assert c.verdict is not P, (identifier, c.evidence.detail)
@@ -3874,9 +3882,7 @@ def test_a_definition_put_in_keeps_its_divisors(lhs, rhs, where, needs):
 ], ids=["refuted-true-print", "reads-same", "chain", "matrix-beside-scalar"])
 def test_two_things_printed_by_one_name_are_refused(build):
     """``row("x", 2)`` and ``matrix("x", 1, 2)`` both print as x: "x Kᵀ = −x Kᵀ + 2(x Kᵀ)" was refuted."""
-    with pytest.raises(ValueError, match="both print as|both named") as info:
-        build()
-    assert "\n" not in str(info.value)
+    refused(build, "both print as|both named")
 
 
 _NI = sp.Symbol("i", integer=True)
@@ -3958,9 +3964,7 @@ _RT = sp.Symbol("t", real=True)
                                   derive.matrix("V", 2, 2), sp.Lambda(_RT, 1 / (_RT**2 - 1))),
 ], ids=["gated", "rank-r", "log", "symmetric"])
 def test_a_layer_refuses_a_sigma_without_a_value_at_some_real_argument(build):
-    with pytest.raises(ValueError, match="has no value at some real argument") as info:
-        build()
-    assert "\n" not in str(info.value)
+    refused(build, "has no value at some real argument")
 
 
 _PT = sp.Symbol("t", positive=True)
@@ -3988,9 +3992,7 @@ def test_a_definitions_divisors_are_read_at_its_arguments_not_with_its_variables
     lambda: chain("sound.rows_chain", (derive.matrix("V", 2, 2).row(1), derive.matrix("v", 2, 2).row(1)), expect=None),
 ], ids=["shown", "symbols", "chain"])
 def test_two_matrices_whose_rows_print_alike_are_refused(build):
-    with pytest.raises(ValueError, match="both print their rows") as info:
-        build()
-    assert "\n" not in str(info.value)
+    refused(build, "both print their rows")
 
 
 @pytest.mark.parametrize("build", [
@@ -4003,9 +4005,7 @@ def test_two_matrices_whose_rows_print_alike_are_refused(build):
                   where={sp.MatrixSymbol("K", 2, 2): sp.eye(2)}),
 ], ids=["matrix", "row", "transpose"])
 def test_a_matrix_given_a_value_by_where_and_a_shown_matrix_of_its_name_are_refused(build):
-    with pytest.raises(ValueError, match="prints as") as info:
-        build()
-    assert "\n" not in str(info.value)
+    refused(build, "prints as")
 
 
 @pytest.mark.parametrize("term", [
@@ -4014,9 +4014,7 @@ def test_a_matrix_given_a_value_by_where_and_a_shown_matrix_of_its_name_are_refu
     lambda: sp.Lambda((a, b), sp.Symbol("a_j") - a),
 ], ids=["a_j", "b_j", "complex"])
 def test_a_unit_sums_term_with_a_symbol_printed_as_its_variable_is_refused(term):
-    with pytest.raises(ValueError, match="prints as its variable") as info:
-        forms.unit_sum(term(), derive.row("x", 1), _Q1, _Q1, _K1)
-    assert "\n" not in str(info.value)
+    refused(lambda: forms.unit_sum(term(), derive.row("x", 1), _Q1, _Q1, _K1), "prints as its variable")
 
 
 @pytest.mark.parametrize("divisor", [
@@ -4048,6 +4046,4 @@ def test_facts_read_with_exp_as_any_function_are_read_again_with_the_real_exp(di
     (lambda: claim("sound.where_capture", sp.Integral(_FREE_F(t) * a, (t, 0, 1)), a, where={a: t}), "capture t"),
 ], ids=["singular", "nested-arguments", "capture"])
 def test_definitions_that_cannot_be_put_in_say_so_in_one_line(build, says):
-    with pytest.raises(ValueError, match=says) as info:
-        build()
-    assert "\n" not in str(info.value) and str(info.value).startswith("claim(")
+    assert refused(build, says).startswith("claim(")
