@@ -29,7 +29,8 @@ from . import notation
 from .wellformed import defined
 from .witness import divisors_at
 
-__all__ = ["Shown", "FormCall", "shown", "shadow_of", "display_of", "shadow_divisors", "latex", "sigma_tex", "scope", "equation", "WHERE"]
+__all__ = ["Shown", "FormCall", "shown", "shadow_of", "display_of", "shadow_divisors", "latex", "sigma_tex", "scope",
+           "equation", "WHERE"]
 
 #: form name -> (the function that builds it, how it prints, its sizes); filled by :mod:`derive.layers.forms`
 FORMS: dict = {}
