@@ -4014,7 +4014,7 @@ def test_a_matrix_given_a_value_by_where_and_a_shown_matrix_of_its_name_are_refu
     lambda: sp.Lambda((a, b), sp.Symbol("a_j") - a),
 ], ids=["a_j", "b_j", "complex"])
 def test_a_unit_sums_term_with_a_symbol_printed_as_its_variable_is_refused(term):
-    refused(lambda: forms.unit_sum(term(), derive.row("x", 1), _Q1, _Q1, _K1), "prints as its variable")
+    refused(lambda: forms.unit_sum(term(), derive.row("x", 1), _Q1, _Q1, _K1), "prints as what the form writes")
 
 
 @pytest.mark.parametrize("divisor", [
@@ -4047,3 +4047,77 @@ def test_facts_read_with_exp_as_any_function_are_read_again_with_the_real_exp(di
 ], ids=["singular", "nested-arguments", "capture"])
 def test_definitions_that_cannot_be_put_in_say_so_in_one_line(build, says):
     assert refused(build, says).startswith("claim(")
+
+
+# -- every form that applies σ (or a unit sum's term) to explicit entries refuses one with a pole on the real line ----
+_X1, _Q21, _K21, _V21 = derive.row("x", 1), derive.matrix("Q", 2, 1), derive.matrix("K", 2, 1), derive.matrix("V", 2, 1)
+_J = derive.real("j")
+
+
+@pytest.mark.parametrize("build", [
+    # s · bilinear(σ = 1/t) = V was proved: the score s cancelled 1/s; memory_sum and unit_sum the same
+    lambda: forms.bilinear(_X1, [_Q1], [_K1], _K1, sp.Lambda(_RT, 1 / _RT)),
+    lambda: forms.memory_sum(_X1, _K1, _K1, sp.Lambda(_RT, 1 / _RT)),
+    lambda: forms.unit_sum(sp.Lambda((a, b), b / a), _X1, _Q1, _K1, _K1),
+    # σ built as written, t(t − 3)/(t − 3): no value at 3, though SymPy would cancel it
+    lambda: forms.gated(_X1, _Q1, _K1, _K1, _unevaluated(lambda: sp.Lambda(_RT, sp.Mul(_RT, _RT - 3, sp.Pow(_RT - 3, -1))))),
+], ids=["bilinear", "memory-sum", "unit-sum", "as-written"])
+def test_every_form_refuses_a_sigma_with_a_pole_on_the_real_line(build):
+    refused(build, "has no value at some real argument")
+
+
+@pytest.mark.parametrize("sigma", [
+    lambda: _unevaluated(lambda: sp.Lambda(derive.z, sp.Mul(derive.z, derive.z - 3, sp.Pow(derive.z - 3, -1)))),
+    lambda: _unevaluated(lambda: sp.Mul(derive.z, derive.z - 3, sp.Pow(derive.z - 3, -1))),
+    lambda: _unevaluated(lambda: sp.Lambda(derive.z, sp.Mul(derive.z, sp.exp(derive.z) - 2,
+                                                            sp.Pow(sp.exp(derive.z) - 2, -1)))),
+], ids=["lambda", "expression", "exp"])
+def test_classify_reads_what_a_lambda_or_an_expression_divides_by_as_built(sigma):
+    """The same activation as text was refused; built unevaluated, it was read as σ(z) = z, all three kept."""
+    refused(lambda: derive.classify(sigma(), name="sound_hole"), "not nonzero at every real z")
+
+
+@pytest.mark.parametrize("build", [
+    # Σ_j j a_j v_j, as printed, is a₁v₁ + 2a₂v₂; what was checked had a free j: a true statement refuted
+    lambda: forms.unit_sum(sp.Lambda((a, b), _J * a), _X1, _Q21, _K21, _V21),
+    lambda: forms.memory_sum(_X1, _K21, _V21, sp.Lambda(_RT, _J * _RT)),
+    # a variable named v prints v_j, as V's rows do: Σ v_j² v_j was "proved" equal to Σ b_j² v_j
+    lambda: forms.unit_sum(sp.Lambda((a, sp.Symbol("v", real=True)), sp.Symbol("v", real=True)**2), _X1, _Q21, _K21,
+                           _V21),
+    lambda: forms.unit_sum(sp.Lambda((a, b), a + sp.Symbol("k_j", real=True)), _X1, _Q21, _K21, _V21),
+], ids=["unit-sum-j", "memory-sum-j", "variable-v", "row-name"])
+def test_a_form_refuses_a_sigma_or_term_holding_what_it_prints_around_it(build):
+    refused(build, "prints as what the form writes")
+
+
+@pytest.mark.parametrize("build", [
+    # −Q₁₁ + 2Q₁₁ = Q₁₁ as printed, refuted: an entry of the matrix symbol Q and derive's symbol Q_{1,1}
+    lambda: claim("sound.entry_symbol", 2 * sp.MatrixSymbol("Q", 2, 2)[0, 0] - derive.matrix("Q", 2, 2)[0, 0],
+                  sp.MatrixSymbol("Q", 2, 2)[0, 0], where={sp.MatrixSymbol("Q", 2, 2): sp.eye(2)}),
+    lambda: claim("sound.entry_row", 2 * sp.MatrixSymbol("x", 1, 2)[0, 1] - derive.row("x", 2)[1],
+                  sp.MatrixSymbol("x", 1, 2)[0, 1]),
+    lambda: claim("sound.slice_symbol", sp.MatrixSymbol("q", 2, 2)[0, :] * 2,
+                  sp.Matrix([[2 * sp.Symbol("q_1", real=True), 2 * sp.Symbol("q_1", real=True)]])),
+    lambda: chain("sound.entry_chain", (sp.MatrixSymbol("K", 2, 2)[1, 0], derive.matrix("K", 2, 2)[1, 0]), expect=None),
+], ids=["where", "row", "slice", "chain"])
+def test_an_entry_that_prints_as_a_symbol_beside_it_is_refused(build):
+    refused(build, "both print as")
+
+
+_RI, _RJ = sp.symbols("ri rj", integer=True)
+
+
+@pytest.mark.parametrize("build", [
+    # Σ over 1 ≤ i ≤ −2 (printed) is empty, but Karr's reading gave −6: "Σ = −6" proved, "Σ = 0" refuted
+    lambda: claim("sound.karr_two", sp.Sum(1, (_RJ, 0, 2), (_RI, 0, -3)), sp.Integer(-6)),
+    lambda: claim("sound.karr_one", sp.Sum(_RI, (_RI, 5, 1)), sp.Integer(-5)),
+    lambda: claim("sound.karr_product", sp.Product(2, (_RI, 4, 1)), sp.Rational(1, 4)),
+    lambda: claim("sound.karr_symbolic", sp.Sum(_RI, (_RI, _NN, _NN - 3)), -_NN + 1 - _NN + 2),
+], ids=["two-limits", "sum", "product", "symbolic"])
+def test_a_range_that_runs_backwards_is_refused(build):
+    refused(build, "runs backwards")
+
+
+def test_an_empty_range_is_still_read():
+    assert claim("sound.karr_empty", sp.Sum(_RI, (_RI, 3, 2)), sp.Integer(0)).decide().verdict in (P, C)
+    assert claim("sound.karr_empty_false", sp.Sum(_RI, (_RI, 3, 2)), sp.Integer(1)).decide().verdict is R

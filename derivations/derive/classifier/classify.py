@@ -42,7 +42,7 @@ from . import sizes as _sizes
 from ..kernel.verdict import ExpectationError, Verdict
 from ..kernel.witness import instance_problem
 from ..kernel.validate import require_inert_tex
-from ..kernel.wellformed import refuse_inexact, refuse_live_names
+from ..kernel.wellformed import defined, denominators, refuse_inexact, refuse_live_names
 
 __all__ = ["SYMMETRIES", "Finding", "Classification", "ClassificationTable", "classify", "classification_table"]
 
@@ -75,13 +75,13 @@ def _as_expr(where, sigma, divisors: list | None = None):
     elif isinstance(sigma, sp.Lambda):
         if len(sigma.variables) != 1:
             raise ValueError(f"{where}: sigma must be a Lambda of one variable, got {len(sigma.variables)}")
-        expr = sigma.expr.xreplace({sigma.variables[0]: z})
+        expr = _cancelled(sigma, sigma.expr, {sigma.variables[0]: z}, divisors)
         name = next((n for n in ACTIVATIONS if activation(n) == sigma), None)
     elif isinstance(sigma, sp.Expr):
         others = sorted(str(s) for s in sigma.free_symbols if s.name != "z")
         if others:
             raise ValueError(f"{where}: sigma must be an expression in z alone, got the symbols {', '.join(others)}")
-        expr = sigma.xreplace({s: z for s in sigma.free_symbols})
+        expr = _cancelled(sigma, sigma, {s: z for s in sigma.free_symbols}, divisors)
     else:
         raise TypeError(f"{where}: sigma must be a str, a SymPy expression in z or a Lambda, "
                         f"got {type(sigma).__name__}")
@@ -92,6 +92,19 @@ def _as_expr(where, sigma, divisors: list | None = None):
         others = ", ".join(sorted(str(s) for s in expr.free_symbols - {z}))
         raise ValueError(f"{where}: sigma must be an expression in z alone, got the symbols {others}")
     return expr, name or "expr_" + format(zlib.crc32(sp.srepr(expr).encode()), "08x")
+
+
+def _cancelled(sigma, body, to_z, divisors):
+    """``body`` in z; ``divisors`` gets what it divides by as built, where putting z in cancels it (a body built
+    unevaluated, ``z(z − 3)/(z − 3)``, is ``z`` once SymPy builds it again): as for a text, it must be nonzero."""
+    expr = body.xreplace(to_z)
+    if divisors is not None:
+        with sp.evaluate(False):
+            written = body.xreplace(to_z)
+        kept = denominators(expr)
+        divisors.extend((d, sp.sstr(sigma), None) for d in denominators(written)
+                        if d not in kept and not isinstance(d, defined))
+    return expr
 
 
 #: exact points at which an activation must have a real, finite value

@@ -46,6 +46,7 @@ def _pair(where, value):
             require_expr(where, "equation side", side)
         pair = tuple(sp.sympify(v) for v in value)
         wellformed.check_statement(where, *pair)
+        printing.refuse_alike_entries(where, *pair)
         shapes = _disagree(*pair)
         if shapes is not None:
             raise ValueError(f"{where}: the two sides of an equation must have the same shape, got {shapes[0]} and "
@@ -54,6 +55,7 @@ def _pair(where, value):
     require_expr(where, "step", value)
     value = sp.sympify(value)
     wellformed.check_statement(where, value)
+    printing.refuse_alike_entries(where, value)
     return value
 
 

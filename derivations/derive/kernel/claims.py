@@ -273,6 +273,7 @@ class Claim(Statement):
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption,
                          proves=proves)
         _wellformed.check_statement(where, lhs, rhs, *self.assume)
+        printing.refuse_alike_entries(where, *self.shown, lhs, rhs)
 
     def content(self) -> tuple:
         return (self.kind, self.lhs, self.rhs, self.assume, self.shown, self.definitions)

@@ -21,6 +21,7 @@ import sympy as sp
 from sympy import ImmutableDenseMatrix
 from sympy.core.function import AppliedUndef, UndefinedFunction
 from sympy.matrices.expressions import MatrixExpr, MatrixSymbol
+from sympy.matrices.expressions.matexpr import MatrixElement
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
@@ -29,8 +30,8 @@ from . import notation
 from .wellformed import defined
 from .witness import divisors_at
 
-__all__ = ["Shown", "FormCall", "shown", "shadow_of", "display_of", "shadow_divisors", "latex", "sigma_tex", "scope",
-           "equation", "WHERE"]
+__all__ = ["Shown", "FormCall", "shown", "shadow_of", "display_of", "shadow_divisors", "refuse_alike_entries", "latex",
+           "sigma_tex", "scope", "equation", "WHERE"]
 
 #: form name -> (the function that builds it, how it prints, its sizes); filled by :mod:`derive.layers.forms`
 FORMS: dict = {}
@@ -282,6 +283,29 @@ def shadow_divisors(matrix) -> list:
         if d not in out:
             out.append(d)
     return out
+
+
+def refuse_alike_entries(where: str, *exprs) -> None:
+    """Raise a one-line ValueError when an entry or a row of a matrix symbol prints as a symbol of ``exprs`` prints
+    (``Q[0, 0]`` as ``Q_{1,1}``, the entry symbol of ``derive.matrix("Q", 2, 2)``; a row of ``q`` as ``q_{1}``, the
+    symbol ``q_1``): the statement would read as one about a single quantity and check two."""
+    parts: dict = {}
+    for expr in exprs:
+        for item in (list(expr) if isinstance(expr, sp.MatrixBase) else [expr]):
+            if isinstance(item, sp.Basic):
+                parts.update((node, "entry") for node in sp.preorder_traversal(item)
+                             if isinstance(node, (MatrixElement, sp.MatrixSlice))
+                             and isinstance(node.parent, MatrixSymbol) and not node.free_symbols - node.parent.free_symbols)
+                parts.update((sym, "symbol") for sym in item.free_symbols if isinstance(sym, sp.Symbol))
+    if not any(kind == "entry" for kind in parts.values()):
+        return
+    printed: dict = {}
+    for node, kind in parts.items():
+        tex = latex(node)
+        other = printed.setdefault(tex, (node, kind))
+        if other[1] != kind:
+            raise ValueError(f"{where}: {sp.sstr(other[0])} and {sp.sstr(node)} both print as {tex}; give the "
+                             f"matrix or the symbol another name")
 
 
 # -- forms as expressions -----------------------------------------------------------------------------------------

@@ -167,6 +167,10 @@ def refuse_loose_indices(where: str, expr) -> None:
                         raise ValueError(f"{where}: the {side} limit {sp.sstr(end)} of {_short(node)} is not known to "
                                          f"be an integer; a sum's or a product's index is read as an integer, so its "
                                          f"limits must be integers")
+                if (lim[2] - lim[1] + 1).is_negative:  # printed, it reads as empty; SymPy reads it by Karr's rule
+                    raise ValueError(f"{where}: the range {sp.sstr(lim[1])} … {sp.sstr(lim[2])} of {_short(node)} runs "
+                                     f"backwards: printed, it reads as empty, but it stands for minus (a product: one "
+                                     f"over) the range between; write that range forwards")
         elif getattr(node, "bound_symbols", None) and isinstance(node, MatrixExpr):
             indices = list(node.bound_symbols)
         else:

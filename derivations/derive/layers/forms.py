@@ -112,19 +112,40 @@ def elementwise(sigma, M):
     return _shown(value, lambda M: ElementwiseApplyFunction(_as_lambda(sigma), M), M)
 
 
-def _require_defined_on_reals(where, sigma) -> None:
-    """Refuse a ``Lambda`` σ without a value at some real argument (``t ↦ 1/t``, ``t ↦ log t``) applied to an
-    explicit matrix: a layer multiplies what it gives, and SymPy cancels what it divides by (``σ(xq)·(xq)`` is 1 for
-    ``σ(t) = 1/t``), so a layer would be proved equal to what it is not at ``xq = 0``. A function class keeps its
-    poles in the entries; at symbolic size σ stays applied, and what it divides by is asked for."""
+def _require_defined_on_reals(where, sigma, name="sigma") -> None:
+    """Refuse a ``Lambda`` σ (or a unit sum's term) without a value at some real argument (``t ↦ 1/t``,
+    ``t ↦ log t``, ``t(t − 3)/(t − 3)`` as written) applied to explicit matrices: a layer multiplies what it gives,
+    and SymPy cancels what it divides by (``σ(xq)·(xq)`` is 1 for ``σ(t) = 1/t``), so a layer would be proved equal
+    to what it is not at ``xq = 0``. A function class keeps its poles in the entries; at symbolic size σ stays
+    applied, and what it divides by is asked for. (Entries off the real line are not read here.)"""
     if not isinstance(sigma, sp.Lambda):
         return
-    z = sp.Dummy("z", real=True)
-    needs = wellformed.unmet_denominators(sigma.expr.xreplace({sigma.variables[0]: z}))
+    stand = {v: sp.Dummy(v.name, real=True) for v in sigma.variables}
+    with sp.evaluate(False):  # its body as written: t(t − 3)/(t − 3) built unevaluated still divides by t − 3
+        body = sigma.expr.xreplace(stand)
+    needs = wellformed.unmet_denominators(body)
     if needs:
-        shown = ", ".join(sp.sstr(c.xreplace({z: sigma.variables[0]})) for c in needs)
-        raise ValueError(f"{where}: sigma = {sp.sstr(sigma)[:60]} has no value at some real argument (it needs "
+        back = {d: v for v, d in stand.items()}
+        shown = ", ".join(sp.sstr(c.xreplace(back)) for c in needs)
+        raise ValueError(f"{where}: {name} = {sp.sstr(sigma)[:60]} has no value at some real argument (it needs "
                          f"{shown[:80]}): a layer applies it to every real entry")
+
+
+def _refuse_printed_names(where, fn, *matrices, printed=()) -> None:
+    """Refuse a σ or a term whose own symbols print as what the form prints around it: the index ``j`` of its sum,
+    the rows ``q_j``, ``k_j``, ``v_j`` of ``matrices`` and the names in ``printed`` (``a_j``): a statement would read
+    one thing and check another (``Σ_j j a_j v_j`` with a free j)."""
+    if not isinstance(fn, sp.Lambda):
+        return
+    rows = {M.name.lower() for M in matrices if isinstance(M, sp.MatrixSymbol)} | {"q", "k", "v"}
+    names = {"j", *printed} | {f"{r}_j" for r in rows}
+    clash = sorted(str(s) for s in fn.expr.free_symbols - set(fn.variables) if str(s) in names)
+    own = [str(v) for v in fn.variables]
+    if len(own) > 1:  # a term, printed at a_j, b_j: not at a row's name, and not twice at one
+        clash += [v for v in own if v in rows] + ([own[0]] if len(set(own)) != len(own) else [])
+    if clash:
+        raise ValueError(f"{where}: {sp.sstr(fn)[:60]} holds {clash[0]}, which prints as what the form writes "
+                         f"around it (its sum's index j, a row such as v_j, or a variable a_j): name it apart")
 
 
 def hadamard(A, B):
@@ -176,6 +197,8 @@ def memory_sum(x, K, V, sigma):
     _check_layer("memory_sum", x, None, K, V, sigma)
     if _symbolic(x, K, V):
         raise TypeError("memory_sum: needs explicit matrices (sympy.Matrix), not matrix symbols")
+    _require_defined_on_reals("memory_sum", sigma)
+    _refuse_printed_names("memory_sum", sigma)
     slots = [sigma(sum(a * b for a, b in zip(x, K.row(j)))) * sp.ImmutableMatrix(V.row(j)) for j in range(K.rows)]
     out = sp.ImmutableMatrix(sum(slots, sp.zeros(1, V.cols)))
     return _call("memory_sum", out, x, K, V, _as_lambda(sigma))
@@ -267,13 +290,10 @@ def unit_sum(term, x, Q, K, V):
     if not isinstance(term, sp.Lambda) or len(term.variables) != 2:
         raise TypeError(f"unit_sum: term must be a Lambda of two variables (a, b), got {term!r}")
     _check_layer("unit_sum", x, Q, K, V, sp.Lambda(term.variables[0], term.variables[0]))
-    printed = {f"{v.name}_j" for v in term.variables}  # how the term's variables print (a_j, b_j)
-    clash = sorted(str(s) for s in term.expr.free_symbols - set(term.variables) if str(s) in printed)
-    if clash:
-        raise ValueError(f"unit_sum: the term holds a symbol {clash[0]}, which prints as its variable "
-                         f"{clash[0]} = x·q_j does: name it apart")
+    _refuse_printed_names("unit_sum", term, printed={f"{v.name}_j" for v in term.variables})  # (a_j, b_j)
     if _symbolic(x, Q, K, V):
         return UnitSum(term, x, Q, K, V)
+    _require_defined_on_reals("unit_sum", term, "term")
     xq, xk = sp.ImmutableMatrix(x * Q.T), sp.ImmutableMatrix(x * K.T)
     weights = [term(xq[j], xk[j]) for j in range(Q.rows)]
     out = sp.ImmutableMatrix(sp.ImmutableMatrix(1, len(weights), weights) * sp.ImmutableMatrix(V))
@@ -532,6 +552,8 @@ class IndexSum(MatrixExpr):
 def _weighted_rows(sigma, scores, V):
     if _symbolic(V):
         raise TypeError("bilinear forms need an explicit V (sympy.Matrix), not a matrix symbol")
+    if sigma is not None:
+        _require_defined_on_reals("bilinear", sigma)
     weights = [sigma(s) if sigma is not None else s for s in scores]
     return sp.ImmutableMatrix(1, len(weights), weights) * V
 
