@@ -275,6 +275,9 @@ def shadow_divisors(matrix) -> list:
     shade = display_of(matrix)
     if shade is None:
         return []
+    known = matrix.__dict__.get("_shadow_divisors")
+    if known is not None and known[0] is shade:  # read once per shadow (a chain's step and the next share a side)
+        return list(known[1])
     out: list = []
     for d in divisors_at(shade, matrix.leaves):
         if isinstance(d, defined) and isinstance(d.args[0], sp.Lambda):
@@ -282,6 +285,7 @@ def shadow_divisors(matrix) -> list:
         d = d.det() if isinstance(d, sp.MatrixBase) and d.is_square else d
         if d not in out:
             out.append(d)
+    matrix.__dict__["_shadow_divisors"] = (shade, tuple(out))
     return out
 
 

@@ -120,15 +120,21 @@ def _require_defined_on_reals(where, sigma, name="sigma") -> None:
     applied, and what it divides by is asked for. (Entries off the real line are not read here.)"""
     if not isinstance(sigma, sp.Lambda):
         return
+    shown = _needs_on_reals(sigma)
+    if shown:
+        raise ValueError(f"{where}: {name} = {sp.sstr(sigma)[:60]} has no value at some real argument (it needs "
+                         f"{shown[:80]}): a layer applies it to every real entry")
+
+
+@functools.lru_cache(maxsize=512)
+def _needs_on_reals(sigma) -> str:
+    """What ``sigma``'s body, as built, needs nonzero at real arguments that nothing settles, as text ("" if none)."""
     stand = {v: sp.Dummy(v.name, real=True) for v in sigma.variables}
     with sp.evaluate(False):  # its body as written: t(t − 3)/(t − 3) built unevaluated still divides by t − 3
         body = sigma.expr.xreplace(stand)
     needs = wellformed.unmet_denominators(body)
-    if needs:
-        back = {d: v for v, d in stand.items()}
-        shown = ", ".join(sp.sstr(c.xreplace(back)) for c in needs)
-        raise ValueError(f"{where}: {name} = {sp.sstr(sigma)[:60]} has no value at some real argument (it needs "
-                         f"{shown[:80]}): a layer applies it to every real entry")
+    back = {d: v for v, d in stand.items()}
+    return ", ".join(sp.sstr(c.xreplace(back)) for c in needs)
 
 
 def _refuse_printed_names(where, fn, *matrices, printed=()) -> None:
