@@ -572,6 +572,7 @@ _X1, _X2 = sp.MatrixSymbol("x", 1, _d), sp.MatrixSymbol("X", 2, _d)
 _A = sp.MatrixSymbol("A", _d, _d)
 _Q, _K, _V = sp.MatrixSymbol("Q", _m, _d), sp.MatrixSymbol("K", _m, _d), sp.MatrixSymbol("V", _m, _n)
 _i, _j, _N = sp.symbols("i j N", integer=True)
+_N0 = sp.Symbol("N", integer=True, nonnegative=True)  # (a range 0 … N that may run backwards is refused)
 _f, _g = sp.Function("f"), sp.Function("g")
 _neg = sp.Symbol("alpha", negative=True)
 
@@ -590,13 +591,13 @@ def test_every_size_truths_are_proved():
     (forms.gated(_X1, _neg * _Q, _K / _neg, _V, RELU), forms.gated(_X1, _Q, _K, _V, RELU)),
     (forms.gated(_X1, _Q, _K, _V, RELU), forms.gated(_X1, _K, _Q, _V, RELU)),
     # the order of a triangular double sum cannot be swapped like that of a rectangular one
-    (sp.Sum(sp.Sum(_f(_i, _j), (_j, 0, _i)), (_i, 0, _N)), sp.Sum(sp.Sum(_f(_j, _i), (_j, 0, _i)), (_i, 0, _N))),
+    (sp.Sum(sp.Sum(_f(_i, _j), (_j, 0, _i)), (_i, 0, _N0)), sp.Sum(sp.Sum(_f(_j, _i), (_j, 0, _i)), (_i, 0, _N0))),
     # a product of sums is not a double sum over a triangle
-    (sp.Sum(_f(_i), (_i, 0, _N)) * sp.Sum(_g(_j), (_j, 0, _N)), sp.Sum(sp.Sum(_f(_i) * _g(_j), (_j, 0, _i)), (_i, 0, _N))),
+    (sp.Sum(_f(_i), (_i, 0, _N0)) * sp.Sum(_g(_j), (_j, 0, _N0)), sp.Sum(sp.Sum(_f(_i) * _g(_j), (_j, 0, _i)), (_i, 0, _N0))),
     # the same summand over different ranges
-    (sp.Sum(_f(_i), (_i, 0, _N)), sp.Sum(_f(_i), (_i, 1, _N))),
+    (sp.Sum(_f(_i), (_i, 0, _N0)), sp.Sum(_f(_i), (_i, 1, _N0))),
     # a factor that depends on the index cannot leave the sum
-    (sp.Sum(_i * _f(_i), (_i, 0, _N)), _N * sp.Sum(_f(_i), (_i, 0, _N))),
+    (sp.Sum(_i * _f(_i), (_i, 0, _N0)), _N0 * sp.Sum(_f(_i), (_i, 0, _N0))),
 ])
 def test_every_size_falsehoods_are_not_proved(lhs, rhs):
     assert derive.claim("sound.every_size_false", lhs, rhs).prove().verdict is Verdict.UNPROVEN

@@ -574,21 +574,20 @@ def _entries(expr) -> set:
 
 
 def _domain(sym) -> str:
+    """What a scalar symbol ranges over, as its assumptions say (an integer's sign too: ``|N| = N`` is claimed for
+    N ∈ ℤ_{>0}, not for N ∈ ℤ)."""
+    sign = ("positive" if sym.is_positive else "negative" if sym.is_negative else "nonnegative" if sym.is_nonnegative
+            else "nonpositive" if sym.is_nonpositive else "nonzero" if sym.is_real and sym.is_zero is False else "")
     if sym.is_integer:
-        return "integer"
-    if sym.is_positive:
-        return "positive"
-    if sym.is_negative:
-        return "negative"
-    if sym.is_real and sym.is_zero is False:
-        return "nonzero"
-    if sym.is_real:
-        return "real"
-    return "any"
+        return f"{sign} integer".strip()
+    return sign or ("real" if sym.is_real else "any")
 
 
-_DOMAIN_TEX = {"real": r"\in \mathbb{R}", "positive": "> 0", "negative": "< 0", "nonzero": r"\neq 0",
-               "integer": r"\in \mathbb{Z}", "any": ""}
+_DOMAIN_TEX = {"real": r"\in \mathbb{R}", "positive": "> 0", "negative": "< 0", "nonnegative": r"\geq 0",
+               "nonpositive": r"\leq 0", "nonzero": r"\neq 0", "integer": r"\in \mathbb{Z}",
+               "positive integer": r"\in \mathbb{Z}_{> 0}", "negative integer": r"\in \mathbb{Z}_{< 0}",
+               "nonnegative integer": r"\in \mathbb{Z}_{\geq 0}", "nonpositive integer": r"\in \mathbb{Z}_{\leq 0}",
+               "nonzero integer": r"\in \mathbb{Z} \setminus \{0\}", "any": ""}
 
 
 def sizes_of(objects) -> tuple[set, dict]:
@@ -644,7 +643,7 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     by_domain: dict[str, list] = {}
     for s in scalars:
         by_domain.setdefault(_domain(s), []).append(printer._print(s))
-    for dom in ("real", "positive", "negative", "nonzero", "integer", "any"):
+    for dom in _DOMAIN_TEX:
         if dom in by_domain and _DOMAIN_TEX[dom]:
             parts.append(", ".join(by_domain[dom]) + " " + _DOMAIN_TEX[dom])
     by_shape: dict = {}

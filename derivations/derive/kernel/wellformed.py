@@ -157,6 +157,9 @@ def refuse_loose_indices(where: str, expr) -> None:
         if count is not None and sp.sympify(count).is_integer is not True:
             raise ValueError(f"{where}: the count {sp.sstr(count)} of {_short(node)} is not known to be an integer; "
                              f"its index runs over 0, 1, …, count − 1")
+        if count is not None and sp.sympify(count).is_nonnegative is not True:
+            raise ValueError(f"{where}: the count {sp.sstr(count)} of {_short(node)} is not known to be 0 or more; "
+                             f"printed from 1 to it, a negative count would read as an empty sum")
         if isinstance(node, (sp.Sum, sp.Product)):
             indices = [lim[0] for lim in node.limits]
             for lim in node.limits:
@@ -167,10 +170,6 @@ def refuse_loose_indices(where: str, expr) -> None:
                         raise ValueError(f"{where}: the {side} limit {sp.sstr(end)} of {_short(node)} is not known to "
                                          f"be an integer; a sum's or a product's index is read as an integer, so its "
                                          f"limits must be integers")
-                if (lim[2] - lim[1] + 1).is_negative:  # printed, it reads as empty; SymPy reads it by Karr's rule
-                    raise ValueError(f"{where}: the range {sp.sstr(lim[1])} … {sp.sstr(lim[2])} of {_short(node)} runs "
-                                     f"backwards: printed, it reads as empty, but it stands for minus (a product: one "
-                                     f"over) the range between; write that range forwards")
         elif getattr(node, "bound_symbols", None) and isinstance(node, MatrixExpr):
             indices = list(node.bound_symbols)
         else:
@@ -182,6 +181,7 @@ def refuse_loose_indices(where: str, expr) -> None:
             if said:
                 raise ValueError(f"{where}: the index {index} of {_short(node)} is declared {said[0]}, but it takes "
                                  f"the values its limits give it; declare it sp.Symbol({str(index)!r}, integer=True)")
+    _refuse_backwards(where, expr, {})  # (after the limits are known to be integers)
 
 
 def refuse_pattern_subs(where: str, expr) -> None:
@@ -250,6 +250,61 @@ def _facts(symbol) -> str:
     shown = ", ".join(f"{k}={v}" for k, v in sorted(given.items()))
     kind = "a dummy" if isinstance(symbol, sp.Dummy) else "a symbol"
     return f"{kind} with {shown}" if shown else f"{kind} with no assumptions"
+
+
+def _refuse_backwards(where: str, expr, ranges: dict) -> None:
+    """Raise ValueError for a sum's or a product's range that may run backwards (its upper limit below its lower one
+    less one): printed, it reads as empty, but SymPy (and the kernel) read it by Karr's rule, as minus the sum over
+    the range between. A range is read where the indices of the ranges around it run (``ranges``: index → its
+    limits): Σ_{i=0}^{n} Σ_{j=0}^{i} runs forwards for n ≥ 0, Σ_{i=0}^{5} Σ_{j=i}^{2} may not."""
+    if not isinstance(expr, sp.Basic) or expr.is_Atom:
+        return
+    if isinstance(expr, (sp.Sum, sp.Product)):
+        inner = dict(ranges)
+        for lim in reversed(expr.limits):  # the outermost first
+            if len(lim) == 3:
+                if not _forwards(lim[2] - lim[1] + 1, inner):
+                    said = "runs" if (lim[2] - lim[1] + 1).is_negative else "may run"
+                    raise ValueError(f"{where}: the range {sp.sstr(lim[1])} … {sp.sstr(lim[2])} of {_short(expr)} "
+                                     f"{said} backwards: printed, it reads as empty, but it stands for minus (a product: "
+                                     f"one over) the range between; write it forwards, with limits whose symbols say "
+                                     f"so (an upper limit n − 1 from 0 for n ≥ 0)")
+                inner[lim[0]] = (lim[1], lim[2])
+        _refuse_backwards(where, expr.function, inner)
+        for lim in expr.limits:
+            for end in lim[1:]:
+                _refuse_backwards(where, end, ranges)
+        return
+    for arg in expr.args:
+        _refuse_backwards(where, arg, ranges)
+
+
+def _forwards(count, ranges: dict) -> bool:
+    """Whether ``count`` (a range's number of terms) is known to be 0 or more, where each index of ``ranges`` runs
+    between its limits: at every corner of those ranges when it is affine in their indices (so its least value is
+    at one), else for each index at least its lower limit."""
+    if count.is_nonnegative:
+        return True
+    outer = [i for i in ranges if count.has(i)]
+    if not outer:
+        return False
+    corners = [count]
+    for _ in range(len(ranges)):  # each index put at its limits, innermost first, then what its limits hold
+        held = [i for i in ranges if any(c.has(i) for c in corners)]
+        if not held:
+            break
+        i = held[-1]
+        if not all(sp.Poly(c, i).degree() <= 1 if c.is_polynomial(i) else False for c in corners):
+            break
+        corners = [c.xreplace({i: end}) for c in corners for end in ranges[i]]
+        if len(corners) > 64:
+            break
+    else:
+        return all(c.is_nonnegative for c in corners)
+    if not any(c.has(*ranges) for c in corners):
+        return all(c.is_nonnegative for c in corners)
+    at_least = {i: lo + sp.Dummy(f"{i}", integer=True, nonnegative=True) for i, (lo, _) in ranges.items()}
+    return bool(count.xreplace(at_least).is_nonnegative)
 
 
 def check_statement(where: str, *exprs) -> None:
