@@ -4141,3 +4141,36 @@ def test_an_empty_range_is_still_read():
 def test_the_scope_says_the_sign_its_symbols_are_declared_with(symbol, says):
     c = claim("sound.scope_sign", (symbol + 1)**2, symbol**2 + 2 * symbol + 1).prove()
     assert c.verdict is P and says in c.record()["scope_tex"]
+
+
+
+_BI, _BJ, _BK = sp.symbols("bi bj bk", integer=True)
+
+
+@pytest.mark.parametrize("build", [
+    # an inner sum binds i again: k's range 0 … j − 1 was read with the inner i ∈ [0, 1], not the outer i ∈ [−2, 1],
+    # and "= 2", true as printed (backwards ranges empty), was refuted by Karr's −4
+    lambda: claim("sound.rebound_multi", sp.Sum(1, (_BK, 0, _BJ - 1), (_BI, 0, 1), (_BJ, _BI, _BI), (_BI, -2, 1)),
+                  sp.Integer(2)),
+    lambda: claim("sound.rebound_nested", sp.Sum(sp.Sum(sp.Sum(sp.Sum(1, (_BK, 0, _BJ - 1)), (_BI, 0, 1)), (_BJ, _BI, _BI)),
+                                                 (_BI, -2, 1)), sp.Integer(2)),
+    lambda: claim("sound.rebound_product", sp.Product(2, (_BK, 0, _BJ - 1), (_BI, 0, 1), (_BJ, _BI, _BI), (_BI, -2, 1)),
+                  sp.Integer(4)),
+    # a free j in the outer limits and a j bound inside: the free one was read as the bound one's range
+    lambda: claim("sound.free_as_bound", sp.Sum(sp.Sum(sp.Sum(1, (_BK, 0, _BI - 1)), (_BJ, 0, 1)), (_BI, _BJ, _BJ)),
+                  2 * _BJ),
+], ids=["multi", "nested", "product", "free-name"])
+def test_an_index_bound_again_is_read_as_its_own_range_when_a_range_may_run_backwards(build):
+    refused(build, "may run backwards")
+
+
+@pytest.mark.parametrize("symbol, value, says", [
+    # "(−1)^e e = e for e ∈ ℤ" was printed for an even e: false at e = 1
+    (sp.Symbol("e", even=True), sp.Lambda(t, (-1)**t * t), r"e \in 2\mathbb{Z}"),
+    (sp.Symbol("m", odd=True), sp.Lambda(t, -(-1)**t * t), r"m \in (2\mathbb{Z} + 1)"),
+    (sp.Symbol("q", rational=True, positive=True), sp.Lambda(t, t), r"q \in \mathbb{Q}_{> 0}"),
+    (sp.Symbol("p", prime=True), sp.Lambda(t, t), r"p \text{ prime}"),
+], ids=["even", "odd", "rational", "prime"])
+def test_the_scope_never_prints_a_wider_set_than_its_symbol_is_declared_in(symbol, value, says):
+    c = claim("sound.scope_set", _FREE_F(symbol), symbol, where={_FREE_F: value}).prove()
+    assert c.verdict is P and says in c.record()["scope_tex"]

@@ -574,20 +574,39 @@ def _entries(expr) -> set:
 
 
 def _domain(sym) -> str:
-    """What a scalar symbol ranges over, as its assumptions say (an integer's sign too: ``|N| = N`` is claimed for
-    N ∈ ℤ_{>0}, not for N ∈ ℤ)."""
+    """What a scalar symbol ranges over, as its assumptions say: its set (ℤ, 2ℤ, ℚ …) and its sign (``|N| = N`` is
+    claimed for N ∈ ℤ_{>0}, not for N ∈ ℤ; ``(−1)^e e = e`` for e ∈ 2ℤ), never a wider one."""
+    if sym.is_prime or sym.is_composite:
+        return "prime" if sym.is_prime else "composite"
     sign = ("positive" if sym.is_positive else "negative" if sym.is_negative else "nonnegative" if sym.is_nonnegative
             else "nonpositive" if sym.is_nonpositive else "nonzero" if sym.is_real and sym.is_zero is False else "")
-    if sym.is_integer:
-        return f"{sign} integer".strip()
+    kind = ("even" if sym.is_even else "odd" if sym.is_odd else "integer" if sym.is_integer
+            else "rational" if sym.is_rational else "irrational" if sym.is_irrational
+            else "noninteger" if sym.is_real and sym.is_integer is False else "")
+    if kind:
+        return f"{'' if kind in ('odd', 'irrational', 'noninteger') and sign == 'nonzero' else sign} {kind}".strip()
     return sign or ("real" if sym.is_real else "any")
 
 
-_DOMAIN_TEX = {"real": r"\in \mathbb{R}", "positive": "> 0", "negative": "< 0", "nonnegative": r"\geq 0",
-               "nonpositive": r"\leq 0", "nonzero": r"\neq 0", "integer": r"\in \mathbb{Z}",
-               "positive integer": r"\in \mathbb{Z}_{> 0}", "negative integer": r"\in \mathbb{Z}_{< 0}",
-               "nonnegative integer": r"\in \mathbb{Z}_{\geq 0}", "nonpositive integer": r"\in \mathbb{Z}_{\leq 0}",
-               "nonzero integer": r"\in \mathbb{Z} \setminus \{0\}", "any": ""}
+_SETS = {"integer": r"\mathbb{Z}", "even": r"2\mathbb{Z}", "odd": r"(2\mathbb{Z} + 1)", "rational": r"\mathbb{Q}",
+         "irrational": r"(\mathbb{R} \setminus \mathbb{Q})", "noninteger": r"(\mathbb{R} \setminus \mathbb{Z})"}
+_SIGNS = {"positive": "> 0", "negative": "< 0", "nonnegative": r"\geq 0", "nonpositive": r"\leq 0"}
+
+
+def _domain_tex(domain: str) -> str:
+    """How :func:`_domain`'s answer is printed after the symbols: ``\\in \\mathbb{Z}_{> 0}``, ``> 0``, ``\\in 2\\mathbb{Z}``."""
+    if domain in ("prime", "composite"):
+        return rf"\text{{ {domain}}}"
+    if domain == "any":
+        return ""
+    if domain == "real":
+        return r"\in \mathbb{R}"
+    sign, _, kind = domain.rpartition(" ") if domain.split()[-1] in _SETS else (domain, "", "")
+    if not kind:
+        return _SIGNS.get(sign, r"\neq 0")
+    if sign == "nonzero":
+        return rf"\in {_SETS[kind]} \setminus \{{0\}}"
+    return rf"\in {_SETS[kind]}" + (f"_{{{_SIGNS[sign]}}}" if sign else "")
 
 
 def sizes_of(objects) -> tuple[set, dict]:
@@ -643,9 +662,11 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     by_domain: dict[str, list] = {}
     for s in scalars:
         by_domain.setdefault(_domain(s), []).append(printer._print(s))
-    for dom in _DOMAIN_TEX:
-        if dom in by_domain and _DOMAIN_TEX[dom]:
-            parts.append(", ".join(by_domain[dom]) + " " + _DOMAIN_TEX[dom])
+    order = ["real", "positive", "negative", "nonnegative", "nonpositive", "nonzero", "integer", "positive integer",
+             "negative integer", "nonnegative integer", "nonpositive integer", "nonzero integer"]
+    for dom, names in sorted(by_domain.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)):
+        if _domain_tex(dom):
+            parts.append(", ".join(names) + " " + _domain_tex(dom))
     by_shape: dict = {}
     for M in sorted(mats, key=lambda M: M.name):
         by_shape.setdefault(M.shape, []).append(printer._print(M))

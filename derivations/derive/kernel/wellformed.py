@@ -260,17 +260,23 @@ def _refuse_backwards(where: str, expr, ranges: dict) -> None:
     if not isinstance(expr, sp.Basic) or expr.is_Atom:
         return
     if isinstance(expr, (sp.Sum, sp.Product)):
-        inner = dict(ranges)
-        for lim in reversed(expr.limits):  # the outermost first
-            if len(lim) == 3:
-                if not _forwards(lim[2] - lim[1] + 1, inner):
-                    said = "runs" if (lim[2] - lim[1] + 1).is_negative else "may run"
-                    raise ValueError(f"{where}: the range {sp.sstr(lim[1])} … {sp.sstr(lim[2])} of {_short(expr)} "
-                                     f"{said} backwards: printed, it reads as empty, but it stands for minus (a product: "
-                                     f"one over) the range between; write it forwards, with limits whose symbols say "
-                                     f"so (an upper limit n − 1 from 0 for n ≥ 0)")
-                inner[lim[0]] = (lim[1], lim[2])
-        _refuse_backwards(where, expr.function, inner)
+        inner, function, limits = dict(ranges), expr.function, [tuple(lim) for lim in expr.limits]
+        for pos in range(len(limits) - 1, -1, -1):  # the outermost first
+            if len(limits[pos]) != 3:
+                continue
+            x, lo, hi = limits[pos]
+            if not _forwards(hi - lo + 1, inner):
+                said = "runs" if (hi - lo + 1).is_negative else "may run"
+                raise ValueError(f"{where}: the range {sp.sstr(expr.limits[pos][1])} … {sp.sstr(expr.limits[pos][2])} "
+                                 f"of {_short(expr)} "
+                                 f"{said} backwards: printed, it reads as empty, but it stands for minus (a product: "
+                                 f"one over) the range between; write it forwards, with limits whose symbols say "
+                                 f"so (an upper limit n − 1 from 0 for n ≥ 0)")
+            fresh = sp.Dummy(str(x), integer=True)  # the index by a name of its own: one bound again inside, or a
+            inner[fresh] = (lo, hi)  # free symbol of the same name in a limit around it, is not read as this one
+            limits[:pos] = [(lim[0], *(e.xreplace({x: fresh}) for e in lim[1:])) for lim in limits[:pos]]
+            function = function.xreplace({x: fresh})
+        _refuse_backwards(where, function, inner)
         for lim in expr.limits:
             for end in lim[1:]:
                 _refuse_backwards(where, end, ranges)
