@@ -4174,3 +4174,15 @@ def test_an_index_bound_again_is_read_as_its_own_range_when_a_range_may_run_back
 def test_the_scope_never_prints_a_wider_set_than_its_symbol_is_declared_in(symbol, value, says):
     c = claim("sound.scope_set", _FREE_F(symbol), symbol, where={_FREE_F: value}).prove()
     assert c.verdict is P and says in c.record()["scope_tex"]
+
+
+@pytest.mark.parametrize("lhs, rhs, where, says", [
+    # "σ(e) = 1 where σ(t) = (−1)^t" was proved with an empty scope, which reads "for every e": false at e = 1
+    (lambda e: _FREE_F(e), sp.Integer(1), lambda: {_FREE_F: sp.Lambda(t, (-1)**t)}, r"\in 2\mathbb{Z}"),
+    (lambda e: e * w, sp.Integer(0), lambda: {w: 0}, r"\in 2\mathbb{Z}"),
+    (lambda e: _FREE_F(e) + a, a + 1, lambda: {_FREE_F: sp.Lambda(t, sp.cos(sp.pi * t))}, r"\in 2\mathbb{Z}"),
+], ids=["function", "symbol", "beside"])
+def test_the_scope_names_the_symbols_a_definition_put_away(lhs, rhs, where, says):
+    e = sp.Symbol("e", even=True)
+    c = claim("sound.scope_where", lhs(e), rhs, where=where()).prove()
+    assert c.verdict is P and says in c.record()["scope_tex"]

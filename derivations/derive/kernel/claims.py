@@ -317,7 +317,17 @@ class Claim(Statement):
             printing.equation(*pair) for pair in kept)
 
     def objects(self) -> list:
-        return [self.lhs, self.rhs]
+        """The sides; with ``where``, also the symbols of the sides as written that the definitions put away (σ(e)
+        with σ(t) = (−1)^t is 1 once put in, but the statement is still about e: its scope says for which e)."""
+        out = [self.lhs, self.rhs]
+        if self.definitions:
+            keys = {key for key, _ in self.definitions}
+            written = set().union(*(getattr(side, "free_symbols", set()) for side in self.shown))
+            gone = written - set(getattr(self.lhs, "free_symbols", set())) - set(getattr(self.rhs, "free_symbols", set()))
+            gone = sorted(gone - keys, key=sp.default_sort_key)
+            if gone:
+                out.append(sp.Tuple(*gone))
+        return out
 
     @property
     def difference(self):
