@@ -13,7 +13,7 @@ from . import opinion, printing, sums
 from . import wellformed
 from .validate import require_expr, require_inert_tex
 from .budget import DEFAULT_SECONDS, OutOfTime, time_budget
-from .claims import Statement, _same_size
+from .claims import Statement, _same_size, written_divisors
 from .describe import shorten
 from .rules import as_rule
 from .verdict import Evidence, Verdict
@@ -148,8 +148,7 @@ class Chain(Statement):
         needs = [c for c in rule.requires if not wellformed.condition_met(c, self.assume)]
         built = [rule.puts_into(side) for side in _sides(prev)] if rule.puts_into is not None else []
         for side in (*_sides(prev), *_sides(expr), *built):
-            divisors = wellformed.denominators(side) + printing.shadow_divisors(side)
-            needs += [c for c in wellformed.unmet_conditions(divisors, self.assume) if c not in needs]
+            needs += [c for c in wellformed.unmet_conditions(written_divisors(side), self.assume) if c not in needs]
         said = [f"needs {', '.join(sp.sstr(c) for c in needs)}, which neither the symbols' assumptions nor the "
                 f"chain's assume give"] if needs else []
         for key, value in rule.instantiates.items():

@@ -291,7 +291,7 @@ class Claim(Statement):
         if "_divisors" not in self.__dict__:
             found = []
             for side in (self.lhs, self.rhs, *self.shown):
-                found += [d for d in _written_divisors(side, self.definitions) if d not in found]
+                found += [d for d in written_divisors(side, self.definitions) if d not in found]
             self.__dict__["_divisors"] = found
         return self.__dict__["_divisors"]
 
@@ -687,7 +687,7 @@ def _refutation(found, how, seconds) -> Evidence:
     )
 
 
-def _written_divisors(side, definitions=()) -> list:
+def written_divisors(side, definitions=()) -> list:
     """The divisors of ``side`` as it is written and shown: its own, those of the shadow it prints as (a shown
     matrix), and, with ``definitions`` (``where``), those of the definitions where they are put in, which SymPy may
     cancel once they are (:func:`derive.kernel.witness.divisors_at`)."""

@@ -143,7 +143,7 @@ def _queries(t: Translator, facts, goals, inverses=None):
     parsed = t.parse(list(facts) + list(goals))
     prepared = [_prepare(f) for f in parsed[:len(facts)]]
     if not any("(forall " in f or "(exists " in f for f in facts):  # kept for :func:`_facts_can_hold`
-        _ASKED.setdefault(id(t), (t, []))[1].append((frozenset(facts), prepared))
+        t.asked.append((frozenset(facts), prepared))
     for asked in parsed[len(facts):]:
         g = _prepare(asked, inverses)
         if z3.is_false(g):  # Z3's own simplifier already reduced the goal to false
@@ -223,20 +223,13 @@ def _native_facts_hold(t: Translator, pairs, assume) -> None:
         raise _Unknown(_CONTRADICT)
 
 
-#: the ground facts each translator's queries were asked under, as parsed (by the translator's identity, the
-#: translator kept with them), during the re-check under way: what :func:`_facts_can_hold` reads before parsing
-#: the facts again
-_ASKED: dict = {}
-
-
 def _hold_with_more(t: Translator, facts: set) -> bool:
     """Whether Z3 finds a model, within :data:`FACTS_RLIMIT` and :data:`FACTS_MS`, of facts already parsed for one of
     ``t``'s queries that include all of ``facts``: then ``facts`` can hold together (a model of more facts is one of
     theirs). Anything else settles nothing."""
-    held = _ASKED.get(id(t))
-    if held is None or held[0] is not t or t.abstracted:  # (a model with exp as any function says nothing of exp)
+    if t.abstracted:  # (a model with exp as any function says nothing of exp)
         return False
-    for texts, prepared in sorted(held[1], key=lambda pair: len(pair[0])):
+    for texts, prepared in sorted(t.asked, key=lambda pair: len(pair[0])):
         if not facts <= texts or any(z3.is_false(f) for f in prepared):
             continue
         ms = max(1, min(time_left_ms(), FACTS_MS))
@@ -512,7 +505,6 @@ def _memo(key, about, fn) -> Opinion:
 def _timed(about, fn) -> Opinion:
     start = time.perf_counter()
     del _USED[:], _SCRIPTS[:], _PURE[:]
-    _ASKED.clear()
     try:
         result, why = "agrees", fn()
     except Outside as exc:
@@ -532,7 +524,6 @@ def _timed(about, fn) -> Opinion:
     if result == "agrees" and _PURE:
         why += " (where Z3 could not decide otherwise, each application of a function read as a real of its own)"
     del _USED[:], _SCRIPTS[:], _PURE[:]
-    _ASKED.clear()
     return Opinion(result, why, time.perf_counter() - start, about, " + ".join(engines), scripts)
 
 

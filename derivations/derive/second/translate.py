@@ -395,6 +395,9 @@ class Translator:
         self.defer = defer  # σ(…) as a placeholder, built by ``parse`` with its arguments normalised
         self._apps: list = []
         self._app_of: dict = {}
+        #: the ground facts its queries were asked under, as parsed: ``(texts, formulas)`` (read by the review's
+        #: check that a confirmation's facts can hold, before it parses them again)
+        self.asked: list = []
 
     # -- the script ----------------------------------------------------------------------------------------
     def lemmas(self) -> list:
