@@ -401,8 +401,8 @@ def test_rules_refuse_what_they_cannot_use():
 
 
 def test_domains_without_a_rational_point_are_a_one_line_error():
-    tr = sp.Symbol("tr", transcendental=True)
-    for c in (free("sound.transcendental", tr, tr + 1), free("sound.irr", sp.Symbol("ir", irrational=True), 1)):
+    tr, te = sp.Symbol("tr", transcendental=True), sp.Symbol("te", transcendental=True, positive=True)
+    for c in (free("sound.transcendental", tr, tr + 1), free("sound.transcendental_positive", te, 1)):
         with pytest.raises(ValueError, match="no exact rational value respects the assumptions"):
             c.check()
         with pytest.raises(ValueError, match="no exact rational value respects the assumptions"):
@@ -826,7 +826,7 @@ def test_a_hadamard_power_that_may_divide_needs_every_entry(power):
 
 
 def test_parts_that_always_have_a_value_need_nothing():
-    for part in (sp.Heaviside(a), sp.Max(a, 0), sp.Piecewise((1, a > 0), (0, True)), sp.Sum(_K, (_K, 0, _N)),
+    for part in (sp.Heaviside(a), sp.Max(a, 0), sp.Piecewise((1, a > 0), (0, True)), sp.Sum(_K0, (_K0, 0, _N)),
                  sp.Integral(_T, (_T, 0, 1)), sp.Derivative(sp.exp(a) * a**2, a),
                  sp.Max(_A[0, 1], 0), sp.Heaviside(_A[1, 0] - 1)):  # matrix symbols stand for real matrices  # (Σ 1/k from 1 is refused too:
         # a divisor that depends on the index is never settled by the index's assumptions, only the range could)
@@ -1093,20 +1093,20 @@ def test_by_rests_on_the_chains_as_they_were(extend):
 
 
 # -- nothing is captured: a value put in for a variable does not meet a bound variable of the same name -----------
-_X, _T = sp.Symbol("x", real=True), sp.Symbol("t", real=True)
-_K = sp.Symbol("k", integer=True)
+_X_AT1096, _T_AT1096 = sp.Symbol("x", real=True), sp.Symbol("t", real=True)
+_K_AT1097 = sp.Symbol("k", integer=True)
 
 
 @pytest.mark.parametrize("start, step, rule", [
-    ((sp.Integral(_X * _T, (_T, 0, 1)), _X / 2), (sp.Integral(_T**2, (_T, 0, 1)), _T / 2),
-     lambda: rules.instantiate({_X: _T})),                                                   # 1/3 = t/2
-    ((sp.Matrix([_X, sp.Integral(_X * _T, (_T, 0, 1))]), sp.Matrix([_T, 1])), (sp.Integral(_T**2, (_T, 0, 1)), 1),
-     lambda: rules.put({_X: _T})),                                                           # 1/3 = 1
-    ((sp.Matrix([_X, sp.Derivative(_X * _T, _T)]), sp.Matrix([_T, 1])), (sp.Derivative(_T * _T, _T), 1),
-     lambda: rules.put({_X: _T})),                                                           # 2t = 1
-    ((sp.Matrix([_X, sp.Sum(SIGMA(_X) * _K, (_K, 1, 2))]), sp.Matrix([_K, 0])), (sp.Sum(SIGMA(_K) * _K, (_K, 1, 2)), 0),
-     lambda: rules.put({_X: _K})),
-    ((sp.Lambda(_T, _X * _T)(2), 2 * _X), (sp.Lambda(_T, _T * _T)(2), 2 * _T), lambda: rules.instantiate({_X: _T})),
+    ((sp.Integral(_X_AT1096 * _T_AT1096, (_T_AT1096, 0, 1)), _X_AT1096 / 2), (sp.Integral(_T_AT1096**2, (_T_AT1096, 0, 1)), _T_AT1096 / 2),
+     lambda: rules.instantiate({_X_AT1096: _T_AT1096})),                                                   # 1/3 = t/2
+    ((sp.Matrix([_X_AT1096, sp.Integral(_X_AT1096 * _T_AT1096, (_T_AT1096, 0, 1))]), sp.Matrix([_T_AT1096, 1])), (sp.Integral(_T_AT1096**2, (_T_AT1096, 0, 1)), 1),
+     lambda: rules.put({_X_AT1096: _T_AT1096})),                                                           # 1/3 = 1
+    ((sp.Matrix([_X_AT1096, sp.Derivative(_X_AT1096 * _T_AT1096, _T_AT1096)]), sp.Matrix([_T_AT1096, 1])), (sp.Derivative(_T_AT1096 * _T_AT1096, _T_AT1096), 1),
+     lambda: rules.put({_X_AT1096: _T_AT1096})),                                                           # 2t = 1
+    ((sp.Matrix([_X_AT1096, sp.Sum(SIGMA(_X_AT1096) * _K_AT1097, (_K_AT1097, 1, 2))]), sp.Matrix([_K_AT1097, 0])), (sp.Sum(SIGMA(_K_AT1097) * _K_AT1097, (_K_AT1097, 1, 2)), 0),
+     lambda: rules.put({_X_AT1096: _K_AT1097})),
+    ((sp.Lambda(_T_AT1096, _X_AT1096 * _T_AT1096)(2), 2 * _X_AT1096), (sp.Lambda(_T_AT1096, _T_AT1096 * _T_AT1096)(2), 2 * _T_AT1096), lambda: rules.instantiate({_X_AT1096: _T_AT1096})),
 ], ids=["integral_instantiate", "integral_put", "derivative_put", "sum_put", "lambda_instantiate"])
 def test_no_value_is_captured_by_a_bound_variable(start, step, rule):
     try:
@@ -1118,8 +1118,8 @@ def test_no_value_is_captured_by_a_bound_variable(start, step, rule):
 
 
 def test_substitute_captures_nothing_either():
-    ch = chain("sound.capture_substitute", sp.Integral(_X * _T, (_T, 0, 1)), assume=[sp.Eq(_X, _T)], expect=None)
-    ch.step(sp.Integral(_T**2, (_T, 0, 1)), rules.substitute({_X: _T}))
+    ch = chain("sound.capture_substitute", sp.Integral(_X_AT1096 * _T_AT1096, (_T_AT1096, 0, 1)), assume=[sp.Eq(_X_AT1096, _T_AT1096)], expect=None)
+    ch.step(sp.Integral(_T_AT1096**2, (_T_AT1096, 0, 1)), rules.substitute({_X_AT1096: _T_AT1096}))
     assert ch.verdict is not P and "capture" in ch.evidence.detail
 
 
@@ -1145,7 +1145,7 @@ def test_a_disputed_claim_is_unproven_and_cannot_be_used(monkeypatch):
 def test_a_disputed_step_stays_failed_through_later_steps_and_by():
     from derive.kernel.claims import SoundnessError
 
-    start = (sp.Matrix([_X, sp.Sum(SIGMA(_X) * _K, (_K, 1, 2))]), sp.Matrix([2, 0]))
+    start = (sp.Matrix([_X_AT1096, sp.Sum(SIGMA(_X_AT1096) * _K_AT1097, (_K_AT1097, 1, 2))]), sp.Matrix([2, 0]))
     sub = chain("sound.disputed_step", start, expect=None)
     broken = rules.Rule("rearrange", r"\text{rearrange}", lambda p, n: "rearrangement", equations=True)
     with pytest.raises(SoundnessError):
@@ -1202,10 +1202,10 @@ def test_a_witness_that_divides_by_an_undecided_zero_is_refused(zero):
     assert c.verdict is not R
 
 
-@pytest.mark.parametrize("mapping", [{_X: _T}, {_T: _X}, {_X: _T + 1}], ids=["x_to_t", "t_to_x", "x_to_t_plus_1"])
+@pytest.mark.parametrize("mapping", [{_X_AT1096: _T_AT1096}, {_T_AT1096: _X_AT1096}, {_X_AT1096: _T_AT1096 + 1}], ids=["x_to_t", "t_to_x", "x_to_t_plus_1"])
 def test_an_indefinite_integral_binds_its_variable(mapping):
-    integral = sp.Integral(_X * _T, _T)  # held, never evaluated: the claim is about it as it stands
-    general = free("sound.indefinite", integral * (_X + 1), _X * integral + integral).prove()
+    integral = sp.Integral(_X_AT1096 * _T_AT1096, _T_AT1096)  # held, never evaluated: the claim is about it as it stands
+    general = free("sound.indefinite", integral * (_X_AT1096 + 1), _X_AT1096 * integral + integral).prove()
     assert general.verdict is P
     captured = [side.xreplace(mapping) for side in (general.lhs, general.rhs)]  # what a capture would give
     c = free("sound.indefinite_instance", *captured)
@@ -1224,7 +1224,7 @@ def test_an_indefinite_integral_binds_its_variable(mapping):
     (lambda: _AN ** sp.Rational(1, 2) - _AN ** sp.Rational(1, 2), _Z),
     (lambda: _Z * sp.HadamardPower(_BN, -1), _Z),                             # 1/0 at B = 0
     (lambda: sp.hadamard_product(sp.HadamardPower(_BN, -1), _Z), _Z),
-    (lambda: _Z * _BN.applyfunc(sp.Lambda(_T, 1 / _T)), _Z),
+    (lambda: _Z * _BN.applyfunc(sp.Lambda(_T_AT1096, 1 / _T_AT1096)), _Z),
     (lambda: a ** -1 * _Z, _Z),                                               # 1/a at a = 0
 ], ids=["half_times_half", "half_squared", "half_minus_half", "hadamard_inverse", "hadamard_zero", "applyfunc_pole",
         "scalar_divisor"])
@@ -1378,16 +1378,16 @@ def test_a_function_class_that_evaluates_to_a_float_gives_no_step():
 
 
 # -- a matrix size that may be 0: the determinant of the 0x0 matrix is 1 ----------------------------------------
-_K0 = sp.Symbol("k", integer=True, nonnegative=True)
+_K0_AT1381 = sp.Symbol("k", integer=True, nonnegative=True)
 
 
 @pytest.mark.parametrize("lhs, rhs", [
-    (sp.Determinant(sp.ZeroMatrix(_K0, _K0)), 0),
-    (sp.det(sp.ZeroMatrix(_K0, _K0)), 0),
+    (sp.Determinant(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381)), 0),
+    (sp.det(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381)), 0),
     (sp.Determinant(sp.ZeroMatrix(n - 1, n - 1)), 0),
-    (sp.Determinant(sp.OneMatrix(2 * _K0, 2 * _K0)), 0),
+    (sp.Determinant(sp.OneMatrix(2 * _K0_AT1381, 2 * _K0_AT1381)), 0),
     (sp.Determinant(sp.ZeroMatrix(0, 0)), 0),
-    (sp.Determinant(sp.ZeroMatrix(_K0, _K0) * sp.MatrixSymbol("X", _K0, _K0)), 0),
+    (sp.Determinant(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381) * sp.MatrixSymbol("X", _K0_AT1381, _K0_AT1381)), 0),
 ], ids=["zero_k", "det_zero_k", "zero_n_minus_1", "ones_2k", "zero_0x0", "zero_times_X"])
 def test_a_determinant_at_a_size_that_may_be_0_is_not_0(lhs, rhs):
     c = free("sound.empty_det", lhs, rhs).decide()
@@ -1395,7 +1395,7 @@ def test_a_determinant_at_a_size_that_may_be_0_is_not_0(lhs, rhs):
 
 
 def test_a_determinant_keeps_its_value_where_the_size_is_known():
-    k = _K0
+    k = _K0_AT1381
     assert free("sound.empty_det_pos", sp.Determinant(sp.ZeroMatrix(n, n)), 0).prove().verdict is P
     assert free("sound.empty_det_shift", sp.Determinant(sp.ZeroMatrix(k + 1, k + 1)), 0).prove().verdict is P
     assert free("sound.empty_det_case", sp.Determinant(sp.ZeroMatrix(k, k)),
@@ -1407,13 +1407,13 @@ def test_a_determinant_keeps_its_value_where_the_size_is_known():
 def test_the_second_opinion_sees_the_empty_size():
     from derive.second import review
     i = sp.Symbol("i", integer=True)
-    first = sp.Sum(sp.Piecewise((1, sp.Eq(i, 1)), (0, True)), (i, 1, _K0))  # 1, but 0 at k = 0
+    first = sp.Sum(sp.Piecewise((1, sp.Eq(i, 1)), (0, True)), (i, 1, _K0_AT1381))  # 1, but 0 at k = 0
     op = review.identity(first, sp.S.One)
     assert op.result == "disagrees", op
-    op = review.identity(first, sp.S.One, (_K0 >= 1,))
+    op = review.identity(first, sp.S.One, (_K0_AT1381 >= 1,))
     assert op.result == "agrees" and op.why == "for k ≤ 2", op
     assert review.identity(sp.Sum(sp.Piecewise((1, sp.Eq(i, 1)), (0, True)), (i, 1, n - 1)), sp.S.One).result == "disagrees"
-    A, B = sp.MatrixSymbol("A", m, _K0), sp.MatrixSymbol("B", _K0, m)
+    A, B = sp.MatrixSymbol("A", m, _K0_AT1381), sp.MatrixSymbol("B", _K0_AT1381, m)
     op = review.identity(A * B, sp.ZeroMatrix(m, m))  # A B = 0 only at k = 0
     assert op.result == "disagrees", op
     op = review.identity(A * B * A, A * B * A)
@@ -2140,17 +2140,17 @@ def test_no_notebook_output_holds_a_live_macro():
 
 
 # -- a size that may be 0 says what it needs, is proved where the assumptions exclude 0, refuted at 0 ----------------
-_X0 = sp.MatrixSymbol("X", _K0, _K0)
+_X0 = sp.MatrixSymbol("X", _K0_AT1381, _K0_AT1381)
 _SIZE_CASES = [
-    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [_K0 >= 1], {"k": "0"}),
-    (lambda: sp.det(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [sp.Ge(_K0, 1)], {"k": "0"}),
-    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [_K0 > 0], {"k": "0"}),
-    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0)), "k >= 1", [sp.Ne(_K0, 0)], {"k": "0"}),
-    (lambda: sp.Determinant(sp.OneMatrix(_K0, _K0)), "k >= 2", [_K0 >= 2], {"k": "1"}),   # or k = 0
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381)), "k >= 1", [_K0_AT1381 >= 1], {"k": "0"}),
+    (lambda: sp.det(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381)), "k >= 1", [sp.Ge(_K0_AT1381, 1)], {"k": "0"}),
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381)), "k >= 1", [_K0_AT1381 > 0], {"k": "0"}),
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381)), "k >= 1", [sp.Ne(_K0_AT1381, 0)], {"k": "0"}),
+    (lambda: sp.Determinant(sp.OneMatrix(_K0_AT1381, _K0_AT1381)), "k >= 2", [_K0_AT1381 >= 2], {"k": "1"}),   # or k = 0
     (lambda: sp.Determinant(sp.ZeroMatrix(n - 1, n - 1)), "n >= 2", [n >= 2], {"n": "1"}),
-    (lambda: sp.Determinant(sp.ZeroMatrix(_K0, _K0) * _X0), "k >= 1", [_K0 >= 1], None),
-    (lambda: sp.Determinant(_X0 * sp.OneMatrix(_K0, _K0)), "k >= 2", [_K0 > 1], None),
-    (lambda: 3 * sp.det(sp.ZeroMatrix(_K0 + m - 1, _K0 + m - 1)), "k + m >= 2", [_K0 + m >= 2], {"k": "0", "m": "1"}),
+    (lambda: sp.Determinant(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381) * _X0), "k >= 1", [_K0_AT1381 >= 1], None),
+    (lambda: sp.Determinant(_X0 * sp.OneMatrix(_K0_AT1381, _K0_AT1381)), "k >= 2", [_K0_AT1381 > 1], None),
+    (lambda: 3 * sp.det(sp.ZeroMatrix(_K0_AT1381 + m - 1, _K0_AT1381 + m - 1)), "k + m >= 2", [_K0_AT1381 + m >= 2], {"k": "0", "m": "1"}),
 ]
 
 
@@ -2186,10 +2186,10 @@ def test_a_size_that_may_be_0_is_refuted_at_0(build, need, assume, witness):
 
 def test_the_empty_determinant_is_1_at_a_witness():
     from derive.kernel.witness import residual_at
-    assert residual_at(sp.Determinant(sp.ZeroMatrix(_K0, _K0)), {_K0: 0}) == 1
-    assert residual_at(sp.Determinant(sp.OneMatrix(_K0, _K0)), {_K0: 1}) == 1
-    assert residual_at(sp.Determinant(sp.OneMatrix(_K0, _K0)), {_K0: 3}) == 0
-    c = free("size.given", sp.Determinant(sp.ZeroMatrix(_K0, _K0)), 0).refute(witness={_K0: 0})
+    assert residual_at(sp.Determinant(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381)), {_K0_AT1381: 0}) == 1
+    assert residual_at(sp.Determinant(sp.OneMatrix(_K0_AT1381, _K0_AT1381)), {_K0_AT1381: 1}) == 1
+    assert residual_at(sp.Determinant(sp.OneMatrix(_K0_AT1381, _K0_AT1381)), {_K0_AT1381: 3}) == 0
+    c = free("size.given", sp.Determinant(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381)), 0).refute(witness={_K0_AT1381: 0})
     assert c.verdict is R and c.evidence.residual == "1"
 
 
@@ -2198,11 +2198,11 @@ def test_the_empty_determinant_is_1_at_a_witness():
     (sp.Sum(sp.Piecewise((1, sp.Eq(sp.Symbol("j", integer=True), 0)), (0, True)),
             (sp.Symbol("j", integer=True), 0, 3)), 0, [sp.Symbol("j", integer=True) >= 5]),
     # a bound that does not exclude the case leaves it open
-    (sp.Determinant(sp.ZeroMatrix(_K0, _K0)), 0, [_K0 >= 0]),
-    (sp.Determinant(sp.OneMatrix(_K0, _K0)), 0, [_K0 >= 1]),                   # k = 1 is still a case
-    (sp.Determinant(sp.ZeroMatrix(_K0, _K0)), 0, [_K0 <= 3]),
+    (sp.Determinant(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381)), 0, [_K0_AT1381 >= 0]),
+    (sp.Determinant(sp.OneMatrix(_K0_AT1381, _K0_AT1381)), 0, [_K0_AT1381 >= 1]),                   # k = 1 is still a case
+    (sp.Determinant(sp.ZeroMatrix(_K0_AT1381, _K0_AT1381)), 0, [_K0_AT1381 <= 3]),
     # a non-integer bound on an integer is rounded up, never down
-    (sp.Determinant(sp.OneMatrix(_K0, _K0)), 0, [_K0 >= sp.Rational(1, 2)]),
+    (sp.Determinant(sp.OneMatrix(_K0_AT1381, _K0_AT1381)), 0, [_K0_AT1381 >= sp.Rational(1, 2)]),
     (sp.Piecewise((1, a > 0), (0, True)), 1, [a >= 0]),                       # a real bound at the edge
 ], ids=["bound_index", "nonnegative", "ones_at_1", "upper", "half", "real_edge"])
 def test_a_case_the_assumptions_do_not_decide_is_never_read_as_decided(lhs, rhs, assume):
@@ -3274,18 +3274,18 @@ def test_a_claim_answer_without_a_goal_is_refused_in_one_line():
 
 
 # -- a matrix value is of its key's shape at the instance: the sizes the mapping puts in, put into the key's shape ----
-_N = sp.Symbol("n", integer=True, positive=True)
-_NA, _NB = sp.MatrixSymbol("A", _N, _N), sp.MatrixSymbol("B", _N, _N)
-_DET = (sp.Determinant(t * _NA), t**_N * sp.Determinant(_NA))  # det(tA) = tⁿ det(A), for every n × n A
+_N_AT3277 = sp.Symbol("n", integer=True, positive=True)
+_NA, _NB = sp.MatrixSymbol("A", _N_AT3277, _N_AT3277), sp.MatrixSymbol("B", _N_AT3277, _N_AT3277)
+_DET = (sp.Determinant(t * _NA), t**_N_AT3277 * sp.Determinant(_NA))  # det(tA) = tⁿ det(A), for every n × n A
 
 
 @pytest.mark.parametrize("mapping, step", [
     # B is still n × n: det(tB) = t² det(B) for every n (false at n = 3, B = I)
-    (lambda: {_N: 2, _NA: _NB}, lambda: (sp.Determinant(t * _NB), t**2 * sp.Determinant(_NB))),
+    (lambda: {_N_AT3277: 2, _NA: _NB}, lambda: (sp.Determinant(t * _NB), t**2 * sp.Determinant(_NB))),
     # the identity of size n is no 2 × 2 matrix
-    (lambda: {_N: 2, _NA: sp.Identity(_N)}, lambda: (sp.Determinant(t * sp.Identity(_N)), t**2)),
+    (lambda: {_N_AT3277: 2, _NA: sp.Identity(_N_AT3277)}, lambda: (sp.Determinant(t * sp.Identity(_N_AT3277)), t**2)),
     # a transpose of an n × n matrix, at n := m
-    (lambda: {_N: m, _NA: _NB.T}, lambda: (sp.Determinant(t * _NB.T), t**m * sp.Determinant(_NB.T))),
+    (lambda: {_N_AT3277: m, _NA: _NB.T}, lambda: (sp.Determinant(t * _NB.T), t**m * sp.Determinant(_NB.T))),
 ], ids=["matrix-symbol", "identity", "transpose"])
 def test_a_matrix_put_in_at_another_size_than_its_key_has_there_is_refused(mapping, step):
     premise = free("sound.det_scale", *_DET).prove()
@@ -3302,13 +3302,13 @@ _DELTA = sp.Lambda((_I, _J), sp.KroneckerDelta(_I, _J))  # the entries of an ide
 
 @pytest.mark.parametrize("lhs, rhs, where", [
     # trace of the identity of A's size, n = 2 (true): refuted at n = 1 when F stayed n × n
-    (lambda: sp.Trace(_NA), lambda: _N, lambda: {_N: 2, _NA: sp.FunctionMatrix(_N, _N, _DELTA)}),
+    (lambda: sp.Trace(_NA), lambda: _N_AT3277, lambda: {_N_AT3277: 2, _NA: sp.FunctionMatrix(_N_AT3277, _N_AT3277, _DELTA)}),
     # the sum of the entries of the all-ones matrix of A's size, n = 3: 9
-    (lambda: sp.Trace(_NA * sp.OneMatrix(_N, _N)), lambda: _N**2,
-     lambda: {_N: 3, _NA: sp.FunctionMatrix(_N, _N, sp.Lambda((_I, _J), 1))}),
+    (lambda: sp.Trace(_NA * sp.OneMatrix(_N_AT3277, _N_AT3277)), lambda: _N_AT3277**2,
+     lambda: {_N_AT3277: 3, _NA: sp.FunctionMatrix(_N_AT3277, _N_AT3277, sp.Lambda((_I, _J), 1))}),
     # an m × m matrix given for C, m := n + 1: C is (n + 1) × (n + 1) there, the value still m × m
     (lambda: sp.Trace(sp.MatrixSymbol("C", m, m)), lambda: m,
-     lambda: {m: _N + 1, sp.MatrixSymbol("C", m, m): sp.FunctionMatrix(m, m, _DELTA)}),
+     lambda: {m: _N_AT3277 + 1, sp.MatrixSymbol("C", m, m): sp.FunctionMatrix(m, m, _DELTA)}),
 ], ids=["trace", "ones", "size-expression"])
 def test_a_matrix_definition_is_of_its_keys_shape_with_the_other_definitions_put_in(lhs, rhs, where):
     with pytest.raises(ValueError, match="has shape") as info:
@@ -3627,21 +3627,21 @@ with sp.evaluate(False):
 
 
 # -- an integral is never evaluated by SymPy's integrator (wrong past 2π for |sin t|), only held ----------------------
-_T = sp.Symbol("t", real=True)
+_T_AT3630 = sp.Symbol("t", real=True)
 
 
 @pytest.mark.parametrize("build", [
     # ∫₀⁷ |sin t| dt = 5 − cos 7, not 3 + cos 7; ∫₀^{3π} |sin t| dt = 6, not 2: both were proved by simplify
-    lambda: free("sound.integral_7", sp.Integral(sp.Abs(sp.sin(_T)), (_T, 0, 7)), 3 + sp.cos(7)).decide(),
-    lambda: free("sound.integral_3pi", sp.Integral(sp.Abs(sp.sin(_T)), (_T, 0, 3 * sp.pi)), sp.Integer(2)).decide(),
-    lambda: chain("sound.integral_step", sp.Integral(sp.Abs(sp.sin(_T)), (_T, 0, 3 * sp.pi)), expect=None).step(
+    lambda: free("sound.integral_7", sp.Integral(sp.Abs(sp.sin(_T_AT3630)), (_T_AT3630, 0, 7)), 3 + sp.cos(7)).decide(),
+    lambda: free("sound.integral_3pi", sp.Integral(sp.Abs(sp.sin(_T_AT3630)), (_T_AT3630, 0, 3 * sp.pi)), sp.Integer(2)).decide(),
+    lambda: chain("sound.integral_step", sp.Integral(sp.Abs(sp.sin(_T_AT3630)), (_T_AT3630, 0, 3 * sp.pi)), expect=None).step(
         sp.Integer(2), rules.simplify),
     # from the true ∫₀^{3π} |sin t| dt = 6, "2 = 6" by simplify, then anything
-    lambda: chain("sound.integral_absurd", (sp.Integral(sp.Abs(sp.sin(_T)), (_T, 0, 3 * sp.pi)), sp.Integer(6)),
+    lambda: chain("sound.integral_absurd", (sp.Integral(sp.Abs(sp.sin(_T_AT3630)), (_T_AT3630, 0, 3 * sp.pi)), sp.Integer(6)),
                   expect=None).step((sp.Integer(2), sp.Integer(6)), rules.simplify).step((w, w + 1), rules.absurd()),
     # ∫₀¹ sign(t − a) dt came out with the bound t free: "proved" equal to an expression in t
-    lambda: free("sound.integral_leak", sp.Integral(sp.sign(_T - a), (_T, 0, 1)),
-                 sp.Piecewise((0, sp.Eq(a, _T)), (1 - 2 * sp.Min(1, sp.Max(0, a)), True))).decide(),
+    lambda: free("sound.integral_leak", sp.Integral(sp.sign(_T_AT3630 - a), (_T_AT3630, 0, 1)),
+                 sp.Piecewise((0, sp.Eq(a, _T_AT3630)), (1 - 2 * sp.Min(1, sp.Max(0, a)), True))).decide(),
 ], ids=["7", "3pi", "chain", "absurd", "bound-leak"])
 def test_an_integral_is_never_evaluated_by_sympys_integrator(build):
     assert build().verdict is not P
@@ -3689,7 +3689,7 @@ def test_facts_that_cannot_hold_only_by_what_exp_is_are_found_by_cvc5_within_its
 
 
 # -- a sum or a product over a range that may be empty or reversed: SymPy's readings of its sign ---------------------
-_KE = sp.Symbol("ke", integer=True)
+_KE_AT3692 = sp.Symbol("ke", integer=True)
 _NE = sp.Symbol("ne", integer=True, nonnegative=True)
 _NZ = sp.Symbol("nz", integer=True)
 
@@ -3701,16 +3701,16 @@ def _unevaluated(build):
 
 @pytest.mark.parametrize("build, wrong", [
     # Π_{k=1}^{n} 0 is 1 at n = 0: SymPy read it as zero, so Eq(P, 0) was True and this was proved
-    (lambda: free("sound.empty_eq", _unevaluated(lambda: sp.Piecewise((w, sp.Eq(sp.Product(0, (_KE, 1, _NE)), 0)),
+    (lambda: free("sound.empty_eq", _unevaluated(lambda: sp.Piecewise((w, sp.Eq(sp.Product(0, (_KE_AT3692, 1, _NE)), 0)),
                                                                        (0, True))), w).decide(), P),
     # Π_{k=n+1}^{n} 2 is 1: SymPy read it as nonpositive (and positive: which won hung on a hash order)
-    (lambda: free("sound.empty_le", _unevaluated(lambda: sp.Piecewise((w, sp.Le(sp.Product(2, (_KE, _NZ + 1, _NZ)), 0)),
+    (lambda: free("sound.empty_le", _unevaluated(lambda: sp.Piecewise((w, sp.Le(sp.Product(2, (_KE_AT3692, _NZ + 1, _NZ)), 0)),
                                                                        (0, True))), w).decide(), P),
     # min(1, 0) = 0 is true, but Min(P, 0) collapsed to P (= 1 at any witness) and was refuted
-    (lambda: free("sound.empty_min", _unevaluated(lambda: sp.Min(sp.Product(2, (_KE, _NZ + 1, _NZ)), 0)), 0).decide(), R),
+    (lambda: free("sound.empty_min", _unevaluated(lambda: sp.Min(sp.Product(2, (_KE_AT3692, _NZ + 1, _NZ)), 0)), 0).decide(), R),
     # Σ_{k=0}^{n-1} 1 is 0 at n = 0: SymPy read it as positive, so it passed as a divisor
-    (lambda: free("sound.empty_sum_divisor", _unevaluated(lambda: sp.Mul(w, sp.Sum(1, (_KE, 0, _NE - 1)),
-                                                                         sp.Pow(sp.Sum(1, (_KE, 0, _NE - 1)), -1))),
+    (lambda: free("sound.empty_sum_divisor", _unevaluated(lambda: sp.Mul(w, sp.Sum(1, (_KE_AT3692, 0, _NE - 1)),
+                                                                         sp.Pow(sp.Sum(1, (_KE_AT3692, 0, _NE - 1)), -1))),
                   w).decide(), P),
 ], ids=["product-eq-0", "product-le-0", "product-min", "sum-divisor"])
 def test_an_empty_range_is_read_as_what_it_is(build, wrong):
@@ -3718,9 +3718,9 @@ def test_an_empty_range_is_read_as_what_it_is(build, wrong):
 
 
 def test_sympy_reads_a_sum_or_a_product_over_a_range_that_may_be_empty_as_unknown():
-    assert sp.Product(0, (_KE, 1, _NE)).is_zero is None and sp.Product(0, (_KE, 1, _NE + 1)).is_zero is True
-    assert sp.Product(2, (_KE, _NZ + 1, _NZ)).is_nonpositive is False and sp.Product(2, (_KE, _NZ + 1, _NZ)).is_positive
-    assert sp.Sum(1, (_KE, 0, _NE - 1)).is_positive is None and sp.Sum(1, (_KE, 0, _NE)).is_positive is True
+    assert sp.Product(0, (_KE_AT3692, 1, _NE)).is_zero is None and sp.Product(0, (_KE_AT3692, 1, _NE + 1)).is_zero is True
+    assert sp.Product(2, (_KE_AT3692, _NZ + 1, _NZ)).is_nonpositive is False and sp.Product(2, (_KE_AT3692, _NZ + 1, _NZ)).is_positive
+    assert sp.Sum(1, (_KE_AT3692, 0, _NE - 1)).is_positive is None and sp.Sum(1, (_KE_AT3692, 0, _NE)).is_positive is True
 
 
 @pytest.mark.parametrize("build", [
@@ -3760,7 +3760,7 @@ def test_a_sum_of_one_term_captures_nothing_its_summand_binds(lhs, rhs):
 
 @pytest.mark.parametrize("lhs, rhs", [
     (lambda: sp.Sum(sp.Symbol("k", positive=True), (_KI, 0, _NP - 1)), lambda: _NP * sp.Symbol("k", positive=True)),
-    (lambda: sp.Integral(sp.Symbol("t", positive=True), (_T, 0, 1)), lambda: sp.Symbol("t", positive=True)),
+    (lambda: sp.Integral(sp.Symbol("t", positive=True), (_T_AT3630, 0, 1)), lambda: sp.Symbol("t", positive=True)),
     (lambda: sp.Product(sp.Symbol("k", positive=True), (_KI, 1, _NP)), lambda: sp.Symbol("k", positive=True) ** _NP),
 ], ids=["sum", "integral", "product"])
 def test_a_bound_index_named_as_another_symbol_is_refused(lhs, rhs):
@@ -3771,27 +3771,27 @@ def test_a_bound_index_named_as_another_symbol_is_refused(lhs, rhs):
 
 
 # -- a function's value that binds a symbol is never applied where its argument holds that symbol ------------------
-_KB = sp.Symbol("kb", integer=True)
-_JB = sp.Symbol("jb", integer=True)
+_KB_AT3774 = sp.Symbol("kb", integer=True)
+_JB_AT3775 = sp.Symbol("jb", integer=True)
 _ZB = sp.Symbol("zb", real=True)
-_CAPTURING = sp.Lambda(_ZB, sp.Sum(_ZB * _KB, (_KB, 1, 1)))  # σ(z) = Σ_{k=1}^{1} z k = z
+_CAPTURING = sp.Lambda(_ZB, sp.Sum(_ZB * _KB_AT3774, (_KB_AT3774, 1, 1)))  # σ(z) = Σ_{k=1}^{1} z k = z
 
 
 @pytest.mark.parametrize("build", [
     # σ(k) = 1 where σ(z) = Σ_{k=1}^{1} z k: σ(k) is k, but read as Σ_{k=1}^{1} k² = 1 it was proved (and Z3 agreed)
-    lambda: free("sound.lambda_where", SIGMA(_KB), sp.Integer(1), where={SIGMA: _CAPTURING}).decide(),
+    lambda: free("sound.lambda_where", SIGMA(_KB_AT3774), sp.Integer(1), where={SIGMA: _CAPTURING}).decide(),
     # the same through an instance of σ(k) = Σ_{j=k}^{k} σ(j): "1 = k" was proved
-    lambda: free("sound.lambda_instance", sp.Sum(_KB**2, (_KB, 1, 1)), sp.Sum(sp.Sum(_JB * _KB, (_KB, 1, 1)), (_JB, _KB, _KB))
-                 ).prove(instance_of=free("sound.one_term", SIGMA(_KB), sp.Sum(SIGMA(_JB), (_JB, _KB, _KB))).prove(),
+    lambda: free("sound.lambda_instance", sp.Sum(_KB_AT3774**2, (_KB_AT3774, 1, 1)), sp.Sum(sp.Sum(_JB_AT3775 * _KB_AT3774, (_KB_AT3774, 1, 1)), (_JB_AT3775, _KB_AT3774, _KB_AT3774))
+                 ).prove(instance_of=free("sound.one_term", SIGMA(_KB_AT3774), sp.Sum(SIGMA(_JB_AT3775), (_JB_AT3775, _KB_AT3774, _KB_AT3774))).prove(),
                          mapping={SIGMA: _CAPTURING}),
     # and through using(): z = z, so z + 1 = z + k
     lambda: chain("sound.lambda_using", (_ZB, _ZB), expect=None).step(
-        (_ZB + sp.Sum(_KB**2, (_KB, 1, 1)), _ZB + sp.Sum(sp.Sum(_JB * _KB, (_KB, 1, 1)), (_JB, _KB, _KB))),
-        rules.using(free("sound.one_term_again", SIGMA(_KB), sp.Sum(SIGMA(_JB), (_JB, _KB, _KB))).prove(),
+        (_ZB + sp.Sum(_KB_AT3774**2, (_KB_AT3774, 1, 1)), _ZB + sp.Sum(sp.Sum(_JB_AT3775 * _KB_AT3774, (_KB_AT3774, 1, 1)), (_JB_AT3775, _KB_AT3774, _KB_AT3774))),
+        rules.using(free("sound.one_term_again", SIGMA(_KB_AT3774), sp.Sum(SIGMA(_JB_AT3775), (_JB_AT3775, _KB_AT3774, _KB_AT3774))).prove(),
                     {SIGMA: _CAPTURING})),
     # an integral's variable, as a sum's index
-    lambda: free("sound.lambda_integral", SIGMA(_T), _T / 2,
-                 where={SIGMA: sp.Lambda(_ZB, sp.Integral(_ZB * _T, (_T, 0, 1)))}).decide(),
+    lambda: free("sound.lambda_integral", SIGMA(_T_AT3630), _T_AT3630 / 2,
+                 where={SIGMA: sp.Lambda(_ZB, sp.Integral(_ZB * _T_AT3630, (_T_AT3630, 0, 1)))}).decide(),
 ], ids=["where", "instance", "using", "integral"])
 def test_a_functions_value_that_binds_a_symbol_of_its_argument_is_refused(build):
     try:
@@ -3969,7 +3969,7 @@ def test_a_layer_refuses_a_sigma_without_a_value_at_some_real_argument(build):
 
 
 _PT = sp.Symbol("t", positive=True)
-_KI = sp.Symbol("k", integer=True)
+_KI_AT3972 = sp.Symbol("k", integer=True)
 
 
 @pytest.mark.parametrize("lhs, where, needs", [
@@ -3977,7 +3977,7 @@ _KI = sp.Symbol("k", integer=True)
     (lambda: _FREE_F(sp.I * a) - _FREE_F(sp.I * b), lambda: {b: a, _FREE_F: sp.Lambda(t, sp.atan(t))}, "1 - a**2"),
     (lambda: _FREE_F(sp.I * a) - _FREE_F(sp.I * b), lambda: {b: a, _FREE_F: sp.Lambda(t, sp.tanh(t))}, "cos(a)"),
     # f(t) = Σ_{k=0}^{2} 1/(t + k²) for a positive t, put at a real a: 1/0 at a = −1
-    (lambda: _FREE_F(a) - _FREE_F(b), lambda: {b: a, _FREE_F: sp.Lambda(_PT, sp.Sum(1 / (_PT + _KI**2), (_KI, 0, 2)))},
+    (lambda: _FREE_F(a) - _FREE_F(b), lambda: {b: a, _FREE_F: sp.Lambda(_PT, sp.Sum(1 / (_PT + _KI_AT3972**2), (_KI_AT3972, 0, 2)))},
      "defined"),
 ], ids=["atan", "tanh", "positive-variable"])
 def test_a_definitions_divisors_are_read_at_its_arguments_not_with_its_variables_assumptions(lhs, where, needs):
@@ -4052,7 +4052,7 @@ def test_definitions_that_cannot_be_put_in_say_so_in_one_line(build, says):
 
 # -- every form that applies σ (or a unit sum's term) to explicit entries refuses one with a pole on the real line ----
 _X1, _Q21, _K21, _V21 = derive.row("x", 1), derive.matrix("Q", 2, 1), derive.matrix("K", 2, 1), derive.matrix("V", 2, 1)
-_J = derive.real("j")
+_J_AT4055 = derive.real("j")
 
 
 @pytest.mark.parametrize("build", [
@@ -4080,8 +4080,8 @@ def test_classify_reads_what_a_lambda_or_an_expression_divides_by_as_built(sigma
 
 @pytest.mark.parametrize("build", [
     # Σ_j j a_j v_j, as printed, is a₁v₁ + 2a₂v₂; what was checked had a free j: a true statement refuted
-    lambda: forms.unit_sum(sp.Lambda((a, b), _J * a), _X1, _Q21, _K21, _V21),
-    lambda: forms.memory_sum(_X1, _K21, _V21, sp.Lambda(_RT, _J * _RT)),
+    lambda: forms.unit_sum(sp.Lambda((a, b), _J_AT4055 * a), _X1, _Q21, _K21, _V21),
+    lambda: forms.memory_sum(_X1, _K21, _V21, sp.Lambda(_RT, _J_AT4055 * _RT)),
     # a variable named v prints v_j, as V's rows do: Σ v_j² v_j was "proved" equal to Σ b_j² v_j
     lambda: forms.unit_sum(sp.Lambda((a, sp.Symbol("v", real=True)), sp.Symbol("v", real=True)**2), _X1, _Q21, _K21,
                            _V21),
@@ -4186,3 +4186,130 @@ def test_the_scope_names_the_symbols_a_definition_put_away(lhs, rhs, where, says
     e = sp.Symbol("e", even=True)
     c = claim("sound.scope_where", lhs(e), rhs, where=where()).prove()
     assert c.verdict is P and says in c.record()["scope_tex"]
+
+# -- an implication chain's lines are read for all values of their variables, and printed so ----------------------
+_IMPLY_F = sp.Function("f_im", real=True)
+_IMPLY_Q = sp.MatrixSymbol("Q", 2, 2)
+
+
+@pytest.mark.parametrize("build, text, tex", [
+    # "a = 0 ⟹ 1 = 0 for a ∈ ℝ" was printed for a proved chain: false at a = 0 (the premise read for every a)
+    (lambda: chain("sound.forall_point", (a, sp.Integer(0))).step((sp.Integer(1), sp.Integer(0)),
+                                                                 rules.instantiate({a: 1})),
+     "(for all a: a = 0) ⟹ 1 = 0", r"\forall a\colon\ a = 0"),
+    # the lemma's shape: "bσ(a) = aσ(b) ⟹ σ(a) = aσ(1) for every σ, a, b" is false for σ = 5·[t = 2] at a = 2, b = 0
+    (lambda: chain("sound.forall_lemma", (SIGMA(a) * b, SIGMA(b) * a)).step((SIGMA(a), SIGMA(1) * a),
+                                                                           rules.instantiate({b: 1})),
+     "(for all a, b: b*sigma(a) = a*sigma(b)) ⟹ (for all a: sigma(a) = a*sigma(1))", r"\forall a, b\colon\ "),
+    # a matrix is a variable too: the premise is read for every Q
+    (lambda: chain("sound.forall_matrix", (_IMPLY_Q[0, 0] * _IMPLY_F(a), sp.Integer(0))).step(
+        (_IMPLY_F(a), sp.Integer(0)), rules.instantiate({_IMPLY_Q: sp.ImmutableMatrix(sp.eye(2))})),
+     "(for all a, Q: ", r"\forall a, Q\colon\ "),
+], ids=["point", "lemma", "matrix"])
+def test_an_implication_chain_prints_each_line_for_all_values_of_its_variables(build, text, tex):
+    c = build()
+    record = c.record()
+    assert c.verdict is P
+    assert text in str(c) and tex in record["checked"]
+    assert record["scope_tex"].startswith((r"\text{where }", r"\text{for } \text{every }"))  # not "for a ∈ ℝ"
+    assert r"\text{for } a" not in record["scope_tex"]
+
+
+# -- a premise proved under assumptions the chain does not make --------------------------------------------------
+_PW_NONNEG = sp.Piecewise((a, a >= 0), (0, True))
+
+
+@pytest.mark.parametrize("premise", [
+    # P: Piecewise(a, a ≥ 0; 0) = a for a ≥ 0; a chain from it without a ≥ 0 concluded 0 = −1 at a = −1
+    lambda: claim("sound.premise_nonneg", _PW_NONNEG, a, assume=[a >= 0]).prove(),
+    lambda: chain("sound.premise_eq", _PW_NONNEG - a, assume=[a >= 0]).step(0, rules.select(a >= 0)),
+    lambda: claim("sound.premise_abs", sp.Piecewise((a, a >= 0), (-a, True)), a, assume=[a >= 0]).prove(),
+], ids=["claim", "equality_chain", "abs"])
+def test_a_premise_proved_under_an_assumption_the_chain_does_not_make_is_refused(premise):
+    p = premise()
+    assert p.verdict is P
+    start = (p.lhs, p.rhs) if p.kind == "claim" else (_PW_NONNEG, a)
+    refused(lambda: chain("sound.from_premise", start, premise=p, expect=None), "holds only where a >= 0")
+    # made under the same assumption, the chain cannot leave it: a = −1 breaks it
+    ok = chain("sound.from_premise_ok", start, premise=p, assume=[a >= 0], expect=None).step(
+        tuple(side.subs(a, -1) for side in start), rules.instantiate({a: -1}))
+    assert ok.verdict is not P, ok.evidence.detail
+
+
+# -- symbols declared what SymPy reads unsoundly: irrational, or possibly infinite ---------------------------------
+_IRR, _IRR_F = sp.Symbol("s_ir", irrational=True), sp.Function("g_ir", irrational=True)
+_DELTA_F = sp.Function("f_delta")
+
+
+@pytest.mark.parametrize("build", [
+    # δ(s², 2) = 0 was proved for every irrational s (SymPy: s² − 2 ≠ 0), false at s = √2; Z3 agreed
+    lambda: claim("sound.irr_delta", _DELTA_F(_IRR), 0, where={_DELTA_F: sp.Lambda(t, sp.KroneckerDelta(t**2, 2))}),
+    lambda: claim("sound.irr_cancel", (_IRR**4 - 4) / (_IRR**2 - 2), _IRR**2 + 2),  # no value at s = √2
+    lambda: claim("sound.irr_function", (_IRR_F(a) ** 4 - 4) / (_IRR_F(a) ** 2 - 2), _IRR_F(a) ** 2 + 2),
+    lambda: chain("sound.irr_chain", (_IRR**2, 2)),
+], ids=["delta", "cancel", "function", "chain"])
+def test_a_symbol_declared_irrational_is_refused(build):
+    refused(build, "irrational")
+
+
+@pytest.mark.parametrize("kw", [dict(extended_real=True), dict(infinite=True), dict(extended_positive=True),
+                                dict(finite=False)], ids=["extended_real", "infinite", "extended_positive", "not_finite"])
+def test_a_symbol_that_may_be_infinite_is_refused(kw):
+    # x(y + 1) − xy = x was proved for an extended-real x: at x = ∞ the left side is ∞ − ∞
+    x = sp.Symbol("x_ext", **kw)
+    refused(lambda: claim("sound.ext_symbol", x * (a + 1) - x * a, x), "may be infinite")
+    g = sp.Function("g_ext", **kw)
+    refused(lambda: claim("sound.ext_function", g(a) * (b + 1) - g(a) * b, g(a)), "may be infinite")
+
+
+# -- a function of the reals written in a narrower variable --------------------------------------------------------
+@pytest.mark.parametrize("build", [
+    # classify read Lambda(z_integer, 2⌊z⌋) as 2z: all three symmetries proved, though 2⌊z⌋ breaks exchange
+    lambda: derive.classify(sp.Lambda(sp.Symbol("z", integer=True), 2 * sp.floor(sp.Symbol("z", integer=True))),
+                            name="sound_floor_int"),
+    lambda: derive.classify(sp.Max(sp.Symbol("z", positive=True), 0), name="sound_relu_positive"),
+    lambda: derive.forms.gated(derive.row("x", 1), derive.matrix("Q", 1, 1), derive.matrix("K", 1, 1),
+                               derive.matrix("V", 1, 1), sp.Lambda(p, sp.Abs(p) + p**2)),
+], ids=["classify_lambda", "classify_expression", "layer"])
+def test_a_function_of_the_reals_in_a_narrower_variable_is_refused(build):
+    refused(build, "declared")
+
+
+# -- a scalar of matrix symbols is not sampled ---------------------------------------------------------------------
+_TN = sp.MatrixSymbol("A", n, n)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # decide on Tr(AAᵀ) = Tr((A∘A)·1) raised SymPy's AttributeError from a sample with n put in
+    (sp.Trace(_TN * _TN.T), sp.Trace(sp.HadamardProduct(_TN, _TN) * sp.OneMatrix(n, n))),
+    (sp.Trace(_TN) * a, a * sp.Trace(_TN.T)),
+    (sp.Determinant(_TN) + 1, sp.Determinant(_TN.T) + 1),
+], ids=["trace_ones", "trace_scalar", "determinant"])
+def test_a_scalar_of_matrix_symbols_gets_a_verdict_from_decide_and_check_says_it_cannot_sample(lhs, rhs):
+    c = free("sound.matrix_scalar", lhs, rhs).decide()
+    assert c.verdict in (P, U), c.evidence.detail
+    with pytest.raises(TypeError, match="check needs explicit matrices"):
+        free("sound.matrix_scalar_check", lhs, rhs).check()
+
+
+# -- a Piecewise whose branches cover ℝ without a last True branch has a value everywhere ---------------------------
+@pytest.mark.parametrize("sigma, keeps", [
+    (sp.Piecewise((z, z >= 0), (2 * z, z <= 0)), "scale_positive"),   # a leaky ReLU: refused as undefined somewhere
+    (sp.Piecewise((z, z > 0), (z / 3, z <= 0)), "scale_positive"),
+    (sp.Piecewise((z**2, z <= 1), (z, z >= 1)), None),
+], ids=["overlap", "split", "closed_on_both"])
+def test_a_piecewise_activation_whose_branches_cover_the_reals_is_classified(sigma, keeps):
+    found = derive.classify(sigma, name="sound_cover")
+    assert found["exchange"].verdict is R
+    if keeps:
+        assert found[keeps].verdict is P
+    assert [f.symmetry for f in found] == list(found.findings)
+
+
+def test_a_piecewise_whose_branches_leave_a_point_still_needs_a_value_there():
+    u = a * b
+    from derive.kernel import wellformed
+    assert wellformed.denominators(sp.Piecewise((u, u >= 0), (2 * u, u <= 0))) == []
+    assert wellformed.denominators(sp.Piecewise((u, u > 0), (2 * u, u < 0)))  # nothing at u = 0
+    refused(lambda: derive.forms.elementwise(sp.Lambda(t, sp.Piecewise((t, t > 0), (2 * t, t < 0))),
+                                              derive.row("x", 2)), "no value at some real argument")

@@ -133,7 +133,17 @@ class Classification:
         self.family, self.constants = self._family()
 
     def __getitem__(self, key) -> Finding:
+        if key not in self.findings:
+            raise KeyError(f"classify {self.name}: no symmetry {key!r}; its symmetries are "
+                           f"{', '.join(self.findings)} (c['exchange'], or iterate over c for each finding)")
         return self.findings[key]
+
+    def __iter__(self):
+        """Its findings, one per symmetry, in the order of :data:`SYMMETRIES`."""
+        return iter(self.findings.values())
+
+    def __len__(self) -> int:
+        return len(self.findings)
 
     def verdicts(self) -> dict:
         """``{symmetry: verdict}`` in the order of :data:`SYMMETRIES`."""

@@ -41,7 +41,7 @@ from ..layers.symbols import matrix, row
 from . import sizes as _sizes
 from ..kernel.verdict import ExpectationError, Verdict
 from ..kernel.witness import instance_problem
-from ..kernel.validate import require_inert_tex
+from ..kernel.validate import require_inert_tex, require_real_variable
 from ..kernel.wellformed import defined, denominators, refuse_inexact, refuse_live_names
 
 __all__ = ["SYMMETRIES", "Finding", "Classification", "ClassificationTable", "classify", "classification_table"]
@@ -75,12 +75,15 @@ def _as_expr(where, sigma, divisors: list | None = None):
     elif isinstance(sigma, sp.Lambda):
         if len(sigma.variables) != 1:
             raise ValueError(f"{where}: sigma must be a Lambda of one variable, got {len(sigma.variables)}")
+        require_real_variable(where, "sigma", sigma.variables[0])
         expr = _cancelled(sigma, sigma.expr, {sigma.variables[0]: z}, divisors)
         name = next((n for n in ACTIVATIONS if activation(n) == sigma), None)
     elif isinstance(sigma, sp.Expr):
         others = sorted(str(s) for s in sigma.free_symbols if s.name != "z")
         if others:
             raise ValueError(f"{where}: sigma must be an expression in z alone, got the symbols {', '.join(others)}")
+        for s in sigma.free_symbols:
+            require_real_variable(where, "sigma", s)
         expr = _cancelled(sigma, sigma, {s: z for s in sigma.free_symbols}, divisors)
     else:
         raise TypeError(f"{where}: sigma must be a str, a SymPy expression in z or a Lambda, "

@@ -133,6 +133,7 @@ class Chain(Statement):
                          proves=proves)
         wellformed.check_statement(f"chain({identifier!r})", *self.assume)
         wellformed.refuse_same_names(f"chain({identifier!r})", wellformed.names_in(*self.objects(), *self.assume))
+        _premise_within(f"chain({identifier!r})", self.premise, self.assume)
 
     def content(self) -> tuple:
         return (self.kind, self.start, self.assume)
@@ -234,8 +235,10 @@ class Chain(Statement):
         return out
 
     def body_tex(self) -> str:
-        def show(e):
-            return printing.equation(*e) if self.equations else printing.latex(e)
+        def show(e):  # a line of an implication chain holds for all values of its variables: said so
+            if not self.equations:
+                return printing.latex(e)
+            return printing.bound(e)[0] + printing.equation(*e)  # (a row of its own: the binder is the row's)
 
         rows = [f"& {show(self.start)}"] if self.equations or not self.steps else []
         for k, (expr, rule, detail, note) in enumerate(self.steps):
@@ -269,6 +272,19 @@ def _premise(where, premise, start):
         return premise
     raise TypeError(f"{where}: premise must be a claim, or an equality chain ending in 0, whose equation the chain "
                     f"starts from; got {type(premise).__name__}")
+
+
+def _premise_within(where, premise, assume) -> None:
+    """Refuse a premise proved only under assumptions the chain does not make: the chain reads its start for every
+    value its own assumptions allow (``instantiate`` puts any of them in), so a premise proved for a ≥ 0 would let
+    it conclude at a = −1 what the premise never said there."""
+    if premise is None:
+        return
+    missing = [c for c in premise.assume if not wellformed.condition_met(c, assume)]
+    if missing:
+        raise ValueError(f"{where}: premise {premise.identifier} holds only where "
+                         f"{', '.join(sp.sstr(c) for c in missing)}, which the chain does not assume; "
+                         f"assume it in the chain too")
 
 
 def _text(s: str) -> str:

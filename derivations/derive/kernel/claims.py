@@ -273,6 +273,7 @@ class Claim(Statement):
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption,
                          proves=proves)
         _wellformed.check_statement(where, lhs, rhs, *self.assume)
+        _wellformed.refuse_unread_assumptions(where, _wellformed.names_in(*self.shown))  # (what where= put away)
         printing.refuse_alike_entries(where, *self.shown, lhs, rhs)
 
     def content(self) -> tuple:
@@ -551,7 +552,7 @@ class Claim(Statement):
         if isinstance(points, bool) or not isinstance(points, int) or points < 1:
             raise TypeError(f"{where}: points must be a whole number >= 1, got {points!r}")
         diff = self.difference
-        if isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase):
+        if _of_matrix_symbols(diff):
             raise TypeError(f"{where}: check needs explicit matrices, not matrix symbols")
         start = time.perf_counter()
         funcs = _witness.undefined_functions(diff)
@@ -607,7 +608,8 @@ class Claim(Statement):
         if (self.verdict is not Verdict.PROVED and not _witness.undefined_functions(self.difference) and not symbolic
                 and time_left()):
             self._attempt(lambda: self.refute(budget=left()))
-        if not self.verdict.is_certain and not symbolic and time_left():  # samples only where no divisor is zero
+        if not self.verdict.is_certain and not _of_matrix_symbols(self.difference) and time_left():  # samples only
+            # where no divisor is zero
             self._attempt(lambda: self.check(budget=left()))
         return self._settle(self.expect or Verdict.PROVED)
 
@@ -619,6 +621,13 @@ class Claim(Statement):
             run()
         finally:
             self.__dict__["expect"] = expect
+
+
+def _of_matrix_symbols(diff) -> bool:
+    """Whether ``diff`` is about matrix symbols (a matrix expression, or a scalar such as a trace of one): it has no
+    value at a point of its scalars, so it is not sampled."""
+    return (isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase)) or (
+        isinstance(diff, sp.Basic) and bool(diff.atoms(sp.MatrixSymbol)))
 
 
 def _refuse_same_sides(where, lhs, rhs) -> None:

@@ -8,6 +8,7 @@ import re
 
 import sympy as sp
 
+from . import printing
 from .notation import text as expr_text
 from .verdict import Verdict
 
@@ -117,8 +118,11 @@ def statement_text(statement, width: int = 100) -> str:
         return " = ".join(expr_text(x) for x in e) if isinstance(e, tuple) else expr_text(e)
 
     if hasattr(statement, "steps"):  # a chain: its start and every step
-        joint = " ⟹ " if getattr(statement, "equations", False) else " = "
-        text = joint.join(side(e) for e in [statement.start, *(s[0] for s in statement.steps)])
+        lines = [statement.start, *(s[0] for s in statement.steps)]
+        if getattr(statement, "equations", False):  # each line for all values of its variables
+            text = " ⟹ ".join(f"({printing.bound(e)[1]}{side(e)})" if printing.bound(e)[1] else side(e) for e in lines)
+        else:
+            text = " = ".join(side(e) for e in lines)
     else:  # each side shortened on its own, so that a long left side leaves the right one in sight
         lhs, rhs = (expr_text(side) for side in getattr(statement, "shown", (statement.lhs, statement.rhs)))
         half = (width - 3) // 2

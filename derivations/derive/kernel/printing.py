@@ -31,7 +31,7 @@ from .wellformed import defined
 from .witness import divisors_at
 
 __all__ = ["Shown", "FormCall", "shown", "shadow_of", "display_of", "shadow_divisors", "refuse_alike_entries", "latex",
-           "sigma_tex", "scope", "equation", "WHERE"]
+           "sigma_tex", "scope", "bound", "equation", "WHERE"]
 
 #: form name -> (the function that builds it, how it prints, its sizes); filled by :mod:`derive.layers.forms`
 FORMS: dict = {}
@@ -621,27 +621,12 @@ def sizes_of(objects) -> tuple[set, dict]:
     return symbolic, concrete
 
 
-def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
-    """``(tex, text)``: for which values the statement about ``objects`` is claimed, read off the objects.
-
-    ``text`` is ``"every size"`` when a size is a symbol, the sizes (``"d=2, m=2, n=2"``) for explicit matrices,
-    and ``""`` for scalar statements. With ``conjunctions`` (the equations of an implication chain), an explicit
-    matrix of scalar expressions is a list of scalar equations, one per entry, not a statement at its size.
-
-    >>> import sympy as sp
-    >>> a = sp.Symbol("a", real=True)
-    >>> scope([sp.Matrix([a, 2 * a])])[1], scope([sp.Matrix([a, 2 * a])], conjunctions=True)[1]
-    ('2×1', '')
-    >>> M, N = sp.MatrixSymbol("M", 2, 2), sp.MatrixSymbol("N", 2, 2)
-    >>> scope([(M * N).T, N.T * M.T], conjunctions=True)[1]
-    'M, N: 2×2'
-    """
+def _named(objects, assume=()) -> tuple:
+    """What a statement about ``objects`` names: its undefined functions, its scalar symbols (not the entries of a
+    shown matrix, not sizes), its matrix symbols and its size symbols, each sorted by name."""
     objects = [o for o in objects if o is not None]
-    symbolic, concrete = sizes_of(objects)
-    shown_entries = set()
-    mats = set()
-    funcs = set()
-    free = set()
+    symbolic, _ = sizes_of(objects)
+    shown_entries, mats, funcs, free = set(), set(), set(), set()
     for obj in objects:
         shown_entries |= _entries(obj)
         mats |= _matrix_symbols(obj)
@@ -655,10 +640,61 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
         size_syms |= set().union(*[sp.sympify(s).free_symbols for s in M.shape])
     scalars = sorted((s for s in free if s not in shown_entries and s not in size_syms and isinstance(s, sp.Symbol)
                       and not isinstance(s, sp.Dummy)), key=lambda s: s.name)
+    return (sorted(funcs, key=lambda f: f.__name__), scalars, sorted(mats, key=lambda M: M.name),
+            sorted(size_syms, key=lambda s: s.name))
+
+
+def bound(objects) -> tuple[str, str]:
+    """``(tex, text)``: "for all" of every variable a line of an implication chain names (its scalars, matrices and
+    sizes; not its functions), or ``("", "")`` for a line without one. The premise of an implication chain is read
+    for all values of its variables (a rule instantiates it), and so is each line it gives; printed without the
+    quantifier, ``a = 0 ⟹ 1 = 0`` would read as a claim about each a, false at a = 0.
+
+    >>> import sympy as sp
+    >>> a, b = sp.symbols("a b", real=True)
+    >>> bound([a * b, b])[1]
+    'for all a, b: '
+    >>> print(bound([a * b, b])[0].strip())
+    \\forall a, b\\colon\\
+    >>> bound([sp.Integer(1), sp.Integer(0)])
+    ('', '')
+    """
+    _, scalars, mats, sizes = _named(objects)
+    names = [*scalars, *mats, *sizes]
+    if not names:
+        return "", ""
+    printer = DerivePrinter()
+    return (r"\forall " + ", ".join(printer._print(s) for s in names) + r"\colon\ ",
+            "for all " + ", ".join(sp.sstr(s) for s in names) + ": ")
+
+
+def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
+    """``(tex, text)``: for which values the statement about ``objects`` is claimed, read off the objects.
+
+    ``text`` is ``"every size"`` when a size is a symbol, the sizes (``"d=2, m=2, n=2"``) for explicit matrices,
+    and ``""`` for scalar statements. With ``conjunctions`` (the equations of an implication chain), an explicit
+    matrix of scalar expressions is a list of scalar equations, one per entry, not a statement at its size; and
+    each line binds its own variables (:func:`bound`), so the scope says "for every" of the functions only and
+    gives the variables' domains after "where".
+
+    >>> import sympy as sp
+    >>> a = sp.Symbol("a", real=True)
+    >>> scope([sp.Matrix([a, 2 * a])])[1], scope([sp.Matrix([a, 2 * a])], conjunctions=True)[1]
+    ('2×1', '')
+    >>> M, N = sp.MatrixSymbol("M", 2, 2), sp.MatrixSymbol("N", 2, 2)
+    >>> scope([(M * N).T, N.T * M.T], conjunctions=True)[1]
+    'M, N: 2×2'
+    >>> print(scope([sp.Function("f")(a), a], conjunctions=True)[0])
+    \\text{for } \\text{every } f\\colon \\mathbb{R} \\to \\mathbb{R},\\ \\text{where } a \\in \\mathbb{R}
+    """
+    objects = [o for o in objects if o is not None]
+    _, concrete = sizes_of(objects)
+    funcs, scalars, mats, size_syms = _named(objects, assume)
     printer = DerivePrinter()
     parts = []
-    for f in sorted(funcs, key=lambda f: f.__name__):
+    for f in funcs:
         parts.append(rf"\text{{every }} {printer._print(sp.Symbol(f.__name__))}\colon \mathbb{{R}} \to \mathbb{{R}}")
+    given = []  # the variables' domains, the assumptions and the sizes
     by_domain: dict[str, list] = {}
     for s in scalars:
         by_domain.setdefault(_domain(s), []).append(printer._print(s))
@@ -666,16 +702,16 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
              "negative integer", "nonnegative integer", "nonpositive integer", "nonzero integer"]
     for dom, names in sorted(by_domain.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)):
         if _domain_tex(dom):
-            parts.append(", ".join(names) + " " + _domain_tex(dom))
+            given.append(", ".join(names) + " " + _domain_tex(dom))
     by_shape: dict = {}
-    for M in sorted(mats, key=lambda M: M.name):
+    for M in mats:
         by_shape.setdefault(M.shape, []).append(printer._print(M))
     for shape, names in by_shape.items():
-        parts.append(", ".join(names) + rf" \in \mathbb{{R}}^{{{printer._print(shape[0])} \times {printer._print(shape[1])}}}")
-    parts += [printer._print(c) for c in assume]
+        given.append(", ".join(names) + rf" \in \mathbb{{R}}^{{{printer._print(shape[0])} \times {printer._print(shape[1])}}}")
+    given += [printer._print(c) for c in assume]
     if size_syms:
-        names = ", ".join(printer._print(s) for s in sorted(size_syms, key=lambda s: s.name))
-        parts.append(rf"\text{{all sizes }} {names} \geq 1")
+        names = ", ".join(printer._print(s) for s in size_syms)
+        given.append(rf"\text{{all sizes }} {names} \geq 1")
         text = "every size"
     elif concrete:
         text = ", ".join(f"{k}={concrete[k]}" for k in ("d", "m", "n", "r") if k in concrete)
@@ -687,5 +723,10 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
         if by_shape:
             text = ", ".join(f"{', '.join(n.replace('{', '').replace('}', '') for n in names)}: {s[0]}×{s[1]}"
                              for s, names in by_shape.items())
+    if conjunctions:  # each line binds its variables: here only their domains, after "where"
+        said = [r"\text{for } " + r",\ ".join(parts) if parts else "",
+                r"\text{where } " + r",\ ".join(given) if given else ""]
+        return r",\ ".join(filter(None, said)), text
+    parts += given
     tex = r"\text{for } " + r",\ ".join(parts) if parts else ""
     return tex, text

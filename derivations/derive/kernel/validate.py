@@ -59,12 +59,33 @@ def require_function(where: str, name: str, obj):
     if isinstance(obj, sp.Lambda):
         if len(obj.variables) != 1:
             raise ValueError(f"{where}: {name} must take one argument, got a Lambda of {len(obj.variables)}")
+        require_real_variable(where, name, obj.variables[0])
         return obj
     if isinstance(obj, sp.FunctionClass):
         return obj
     raise TypeError(
         f"{where}: {name} must be a SymPy Lambda or function class (see derive.activation), got {_kind(obj)}"
     )
+
+
+def require_real_variable(where: str, name: str, variable) -> None:
+    """A function of the reals is written in a variable declared real, or with no assumptions: SymPy rewrites a body
+    for what its variable is declared to be (``|t|`` is ``t`` for a positive ``t``, ``⌊t⌋`` is ``t`` for an integer
+    one), so a body in a narrower variable is another function on the rest of ℝ than the one written.
+
+    >>> import sympy as sp
+    >>> require_real_variable("doc", "sigma", sp.Symbol("t", positive=True))
+    Traceback (most recent call last):
+    ...
+    ValueError: doc: the variable t of sigma is declared positive=True: SymPy has rewritten its body for those values only; declare it real
+    """
+    facts = variable.assumptions0
+    if facts in ({"commutative": True}, sp.Symbol("t", real=True).assumptions0):
+        return
+    given = getattr(variable, "_assumptions_orig", None) or {}
+    said = ", ".join(f"{k}={v}" for k, v in sorted(given.items())) or "with other assumptions"
+    raise ValueError(f"{where}: the variable {variable} of {name} is declared {said}: SymPy has rewritten its body "
+                     f"for those values only; declare it real")
 
 
 def require_identifier(where: str, identifier) -> str:

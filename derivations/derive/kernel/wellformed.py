@@ -36,7 +36,7 @@ from .signs import closed_sign
 from .validate import require_inert_tex
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
-           "refuse_pattern_subs", "refuse_same_names", "refuse_live_names", "names_in", "check_statement",
+           "refuse_pattern_subs", "refuse_same_names", "refuse_unread_assumptions", "refuse_live_names", "names_in", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -325,8 +325,41 @@ def check_statement(where: str, *exprs) -> None:
             if isinstance(item, sp.Basic) and _depth(item, MAX_DEPTH) > MAX_DEPTH:
                 raise ValueError(f"{where}: the expression is nested more than {MAX_DEPTH} levels deep")
     refuse_live_names(where, *exprs)
-    refuse_same_names(where, names_in(*exprs))
+    named = names_in(*exprs)
+    refuse_same_names(where, named)
+    refuse_unread_assumptions(where, named)
     refuse_two_leaves(where, *exprs)
+
+
+def refuse_unread_assumptions(where: str, symbols) -> None:
+    """Raise ValueError for a symbol or function declared with assumptions derive cannot read soundly:
+
+    * one that may be infinite (``extended_real``, ``extended_positive`` …, ``infinite``, ``finite=False``): derive's
+      statements are about numbers, and SymPy's arithmetic is not that of ±∞ (``x(y + 1) − xy`` expands to ``x``,
+      which is ``∞ − ∞`` at ``x = ∞``);
+    * one declared ``irrational``: SymPy takes its powers for irrational too, and so ``s² − 2`` for nonzero, though
+      ``s = √2`` makes it 0 (it evaluates ``δ(s², 2)`` to 0 and cancels ``(s⁴ − 4)/(s² − 2)`` unconditionally).
+
+    >>> import sympy as sp
+    >>> refuse_unread_assumptions("doc", {sp.Symbol("x", extended_real=True)})
+    Traceback (most recent call last):
+    ...
+    ValueError: doc: x may be infinite (a symbol with extended_real=True); derive's statements are about numbers: declare it real (or positive, integer …)
+    >>> refuse_unread_assumptions("doc", {sp.Symbol("x", real=True), sp.Function("f"), sp.Symbol("y")})
+    """
+    for s in sorted(symbols, key=sp.default_sort_key):
+        if isinstance(s, UndefinedFunction):
+            read, name = s(sp.Dummy()), s.__name__
+        elif isinstance(s, sp.Symbol):
+            read, name = s, s.name
+        else:
+            continue
+        if read.is_finite is not True and (read.is_extended_real or read.is_infinite):
+            raise ValueError(f"{where}: {name} may be infinite ({_facts(s)}); derive's statements are about "
+                             f"numbers: declare it real (or positive, integer …)")
+        if read.is_irrational and not read.is_transcendental:  # (a transcendental one's powers are, rightly)
+            raise ValueError(f"{where}: {name} is declared irrational, and SymPy reads its powers as irrational too "
+                             f"(so s² − 2 as nonzero, though s = √2 makes it 0): declare it real")
 
 
 def refuse_two_leaves(where: str, *exprs) -> None:
@@ -663,10 +696,54 @@ def _where_defined(node):
         return _POLES[kind](node.args[0])
     if kind is sp.Heaviside and real(node.args[0]):
         return None  # H(0) = 1/2 by SymPy's convention; no value off the real line
-    if isinstance(node, sp.Piecewise) and node.args[-1].cond is sp.true and all(
-            _real_condition(pair.cond) for pair in node.args[:-1]):
-        return None
+    if isinstance(node, sp.Piecewise) and all(_real_condition(pair.cond) for pair in node.args if pair.cond is not sp.true):
+        if node.args[-1].cond is sp.true or _covers_the_reals([pair.cond for pair in node.args]):
+            return None
     return defined(node)
+
+
+def _covers_the_reals(conditions) -> bool:
+    """Whether conditions on one real variable hold, one or another, at every real number (``z ≥ 0`` or
+    ``z ≤ 0``): a Piecewise of such branches has a value everywhere, without a last ``True`` branch.
+
+    >>> z = sp.Symbol("z", real=True)
+    >>> _covers_the_reals([z >= 0, z <= 0]), _covers_the_reals([z > 0, z < 0])
+    (True, False)
+    """
+    either = sp.Or(*conditions)
+    if either is sp.true:
+        return True
+    free = either.free_symbols
+    if len(free) != 1:  # conditions on one real expression u (σ applied to x₁Q₁₁): read in a real of its own
+        read = _in_one_real([c for c in conditions if c is not sp.true])
+        return read is not None and _covers_the_reals(read)
+    if next(iter(free)).is_real is not True:
+        return False
+    try:
+        return either.as_set() == sp.S.Reals
+    except (NotImplementedError, TypeError, ValueError):
+        return False
+
+
+def _in_one_real(conditions):
+    """Relations ``u ⋛ 0`` (or ``−u ⋛ 0``) of one real expression ``u``, as relations of a real variable of their own;
+    None for any other conditions."""
+    if not conditions or not all(isinstance(c, sp.core.relational.Relational) for c in conditions):
+        return None
+    u = conditions[0].lhs - conditions[0].rhs
+    if not real(u):
+        return None
+    stand = sp.Dummy("u", real=True)
+    out = []
+    for c in conditions:
+        d = c.lhs - c.rhs
+        if d == u:
+            out.append(type(c)(stand, 0))
+        elif d == -u:
+            out.append(type(c)(-stand, 0))
+        else:
+            return None
+    return out
 
 
 def real_entries(*exprs) -> dict:

@@ -386,7 +386,9 @@ def _refuse_capture(expr, witness) -> None:
 EXACT_POWER_MAX = 4096
 
 #: what SymPy raises when a value cannot be formed at a point (a comparison it cannot decide, a pole ...)
-_EVALUATION_ERRORS = (TypeError, ValueError, ZeroDivisionError, ArithmeticError, NotImplementedError, RecursionError)
+#: what SymPy raises where it cannot form a value (an AttributeError from a matrix expression given a number)
+_EVALUATION_ERRORS = (TypeError, ValueError, ZeroDivisionError, ArithmeticError, NotImplementedError, RecursionError,
+                      AttributeError)
 
 
 def _huge_powers(expr) -> bool:
