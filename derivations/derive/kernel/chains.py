@@ -228,6 +228,13 @@ class Chain(Statement):
         """Where the chain has got to: its last step (an equation for an implication chain), or its start."""
         return self._steps[-1][0] if self._steps else self.start
 
+    def varied(self) -> set:
+        """The variables an implication chain reads its premise for all values of: those its steps instantiate, and
+        those of the chains they apply (:func:`derive.rules.by`). Each line holds for all values of these; the
+        others keep one value each through the chain (a step that does not instantiate holds value by value)."""
+        return {k for _, rule, _, _ in self._steps for mapping in (rule.instantiates, *rule.instances)
+                for k in mapping if isinstance(k, (sp.Symbol, sp.MatrixSymbol))}
+
     def objects(self) -> list:
         out = []
         for e in [self.start] + [s[0] for s in self.steps]:
@@ -235,10 +242,12 @@ class Chain(Statement):
         return out
 
     def body_tex(self) -> str:
-        def show(e):  # a line of an implication chain holds for all values of its variables: said so
+        varied = self.varied()
+
+        def show(e):  # a line holds for all values of the variables the chain instantiates: said so
             if not self.equations:
                 return printing.latex(e)
-            return printing.bound(e)[0] + printing.equation(*e)  # (a row of its own: the binder is the row's)
+            return printing.bound(e, varied)[0] + printing.equation(*e)  # (a row of its own: the binder is the row's)
 
         rows = [f"& {show(self.start)}"] if self.equations or not self.steps else []
         for k, (expr, rule, detail, note) in enumerate(self.steps):

@@ -644,23 +644,36 @@ def _named(objects, assume=()) -> tuple:
             sorted(size_syms, key=lambda s: s.name))
 
 
-def bound(objects) -> tuple[str, str]:
-    """``(tex, text)``: "for all" of every variable a line of an implication chain names (its scalars, matrices and
-    sizes; not its functions), or ``("", "")`` for a line without one. The premise of an implication chain is read
-    for all values of its variables (a rule instantiates it), and so is each line it gives; printed without the
-    quantifier, ``a = 0 ⟹ 1 = 0`` would read as a claim about each a, false at a = 0.
+def bound(objects, varied) -> tuple[str, str]:
+    """``(tex, text)``: "for all" of the variables of a line of an implication chain that the chain reads for all
+    their values (``varied``: the variables its steps instantiate, theirs and those of the chains they apply), or
+    ``("", "")`` for a line without one. The premise is read for all values of those variables, and so is each line
+    it gives; printed without the quantifier, ``a = 0 ⟹ 1 = 0`` (by ``a := 1``) would read as a claim about each a,
+    false at a = 0. The other variables stay where the scope puts them: each value of them on its own.
+
+    A matrix is bound when it is varied, or every entry its value holds is (a row ``u`` of ``u_1 … u_d``).
 
     >>> import sympy as sp
     >>> a, b = sp.symbols("a b", real=True)
-    >>> bound([a * b, b])[1]
-    'for all a, b: '
-    >>> print(bound([a * b, b])[0].strip())
+    >>> bound([a * b, b], {b})[1]
+    'for all b: '
+    >>> print(bound([a * b, b], {a, b})[0].strip())
     \\forall a, b\\colon\\
-    >>> bound([sp.Integer(1), sp.Integer(0)])
+    >>> bound([a * b, b], set())
     ('', '')
     """
+    varied = set(varied)
     _, scalars, mats, sizes = _named(objects)
-    names = [*scalars, *mats, *sizes]
+    leaves: dict = {}
+    for obj in objects:
+        leaves.update(getattr(obj, "leaves", None) or {})
+
+    def all_values(M) -> bool:
+        value = leaves.get(M)
+        held = set(value.free_symbols) if value is not None else set()
+        return M in varied or bool(held) and held <= varied
+
+    names = [s for s in scalars if s in varied] + [M for M in mats if all_values(M)] + [s for s in sizes if s in varied]
     if not names:
         return "", ""
     printer = DerivePrinter()
@@ -673,9 +686,7 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
 
     ``text`` is ``"every size"`` when a size is a symbol, the sizes (``"d=2, m=2, n=2"``) for explicit matrices,
     and ``""`` for scalar statements. With ``conjunctions`` (the equations of an implication chain), an explicit
-    matrix of scalar expressions is a list of scalar equations, one per entry, not a statement at its size; and
-    each line binds its own variables (:func:`bound`), so the scope says "for every" of the functions only and
-    gives the variables' domains after "where".
+    matrix of scalar expressions is a list of scalar equations, one per entry, not a statement at its size.
 
     >>> import sympy as sp
     >>> a = sp.Symbol("a", real=True)
@@ -684,8 +695,6 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     >>> M, N = sp.MatrixSymbol("M", 2, 2), sp.MatrixSymbol("N", 2, 2)
     >>> scope([(M * N).T, N.T * M.T], conjunctions=True)[1]
     'M, N: 2×2'
-    >>> print(scope([sp.Function("f")(a), a], conjunctions=True)[0])
-    \\text{for } \\text{every } f\\colon \\mathbb{R} \\to \\mathbb{R},\\ \\text{where } a \\in \\mathbb{R}
     """
     objects = [o for o in objects if o is not None]
     _, concrete = sizes_of(objects)
@@ -694,7 +703,6 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     parts = []
     for f in funcs:
         parts.append(rf"\text{{every }} {printer._print(sp.Symbol(f.__name__))}\colon \mathbb{{R}} \to \mathbb{{R}}")
-    given = []  # the variables' domains, the assumptions and the sizes
     by_domain: dict[str, list] = {}
     for s in scalars:
         by_domain.setdefault(_domain(s), []).append(printer._print(s))
@@ -702,16 +710,16 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
              "negative integer", "nonnegative integer", "nonpositive integer", "nonzero integer"]
     for dom, names in sorted(by_domain.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)):
         if _domain_tex(dom):
-            given.append(", ".join(names) + " " + _domain_tex(dom))
+            parts.append(", ".join(names) + " " + _domain_tex(dom))
     by_shape: dict = {}
     for M in mats:
         by_shape.setdefault(M.shape, []).append(printer._print(M))
     for shape, names in by_shape.items():
-        given.append(", ".join(names) + rf" \in \mathbb{{R}}^{{{printer._print(shape[0])} \times {printer._print(shape[1])}}}")
-    given += [printer._print(c) for c in assume]
+        parts.append(", ".join(names) + rf" \in \mathbb{{R}}^{{{printer._print(shape[0])} \times {printer._print(shape[1])}}}")
+    parts += [printer._print(c) for c in assume]
     if size_syms:
         names = ", ".join(printer._print(s) for s in size_syms)
-        given.append(rf"\text{{all sizes }} {names} \geq 1")
+        parts.append(rf"\text{{all sizes }} {names} \geq 1")
         text = "every size"
     elif concrete:
         text = ", ".join(f"{k}={concrete[k]}" for k in ("d", "m", "n", "r") if k in concrete)
@@ -723,10 +731,5 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
         if by_shape:
             text = ", ".join(f"{', '.join(n.replace('{', '').replace('}', '') for n in names)}: {s[0]}×{s[1]}"
                              for s, names in by_shape.items())
-    if conjunctions:  # each line binds its variables: here only their domains, after "where"
-        said = [r"\text{for } " + r",\ ".join(parts) if parts else "",
-                r"\text{where } " + r",\ ".join(given) if given else ""]
-        return r",\ ".join(filter(None, said)), text
-    parts += given
     tex = r"\text{for } " + r",\ ".join(parts) if parts else ""
     return tex, text
