@@ -4313,3 +4313,137 @@ def test_a_piecewise_whose_branches_leave_a_point_still_needs_a_value_there():
     assert wellformed.denominators(sp.Piecewise((u, u > 0), (2 * u, u < 0)))  # nothing at u = 0
     refused(lambda: derive.forms.elementwise(sp.Lambda(t, sp.Piecewise((t, t > 0), (2 * t, t < 0))),
                                               derive.row("x", 2)), "no value at some real argument")
+
+
+# -- the second opinion reads what it is given: sums' indices, matrices by name and shape, sizes by their declaration -
+_SO_K, _SO_I = sp.symbols("k_so i_so", integer=True)
+_SO_A2, _SO_A3 = sp.MatrixSymbol("A_so", 2, 2), sp.MatrixSymbol("A_so", 3, 3)
+_SO_AZ, _SO_CZ = sp.Symbol("az_so", zero=False), sp.Symbol("cz_so")
+
+
+@pytest.mark.parametrize("make, never", [
+    # sin and cos paired by their argument k·a as written, across sums of other indices: sin(a)² + cos(2a)² = 1 agreed
+    (lambda: _so_identity(sp.Sum(sp.sin(_SO_K * a), (_SO_K, 1, 1))**2 + sp.Sum(sp.cos(_SO_K * a), (_SO_K, 2, 2))**2, 1),
+     "agrees"),
+    (lambda: _so_identity(sp.Sum(sp.sin(_SO_K * a)**2, (_SO_K, 1, 1)) + sp.Sum(sp.cos(_SO_K * a)**2, (_SO_K, 2, 2)), 1),
+     "agrees"),
+    (lambda: _so_identity(sp.Sum(sp.sin(_SO_K * a)**2 + sp.cos(_SO_K * a)**2, (_SO_K, 1, 2)), 2), "disagrees"),  # true
+    # a witness's value was also put in for a sum's index of its name
+    (lambda: _so_refutation(sp.Sum(_SO_I, (_SO_I, 1, 3)), 3 * _SO_I, {_SO_I: 0}), "disagrees"),  # residual 6
+    (lambda: _so_refutation(sp.Sum(_SO_I, (_SO_I, 1, 3)) + _SO_I, 6 + _SO_I, {_SO_I: 5}), "agrees"),  # residual 0
+    (lambda: _so_refutation(sp.Sum(_SO_I * b, (_SO_I, 1, 2)), 3 * b + _SO_I, {_SO_I: 0, b: 1}), "agrees"),  # residual 0
+    # two matrix symbols of one name and different shapes were read as one
+    (lambda: _so_identity(_SO_A2[0, 0], _SO_A3[0, 0]), "agrees"),
+    (lambda: _so_identity(_SO_A2[1, 1] + _SO_A3[0, 1], _SO_A3[1, 1] + _SO_A2[0, 1]), "agrees"),
+    (lambda: _so_identity(2 * _SO_A2[0, 0], _SO_A3[0, 0] + _SO_A2[0, 0]), "agrees"),
+    # a sum's limit declared only an integer was read at 0, 1, 2 (Karr's −1 at n = −1 unread); an even one at 1
+    (lambda: _so_identity(sp.Sum(1, (_SO_K, 1, sp.Symbol("n_so", integer=True))),
+                          sp.Abs(sp.Symbol("n_so", integer=True))), "agrees"),
+    (lambda: _so_identity(sp.Sum(sp.Piecewise((1, 2 * _SO_K < _SO_E), (0, True)), (_SO_K, 0, _SO_E - 1)), _SO_E / 2),
+     "disagrees"),  # true at every even e ≥ 0, false at e = 1
+    (lambda: _so_identity(sp.Sum(1, (_SO_K, 1, _SO_O)) * sp.Piecewise((1, sp.Eq(sp.Mod(_SO_O, 2), 1)), (0, True)), _SO_O),
+     "disagrees"),  # true at every odd o
+    # a complex symbol declared nonzero was read as possibly zero: true identities disputed
+    (lambda: _so_identity(sp.Piecewise((0, sp.Eq(_SO_AZ * _SO_CZ, 0)), (1, True)),
+                          sp.Piecewise((0, sp.Eq(_SO_CZ, 0)), (1, True))), "disagrees"),
+    (lambda: _so_identity(sp.Piecewise((0, sp.Eq(_SO_AZ, 0)), (1, True)), 1), "disagrees"),
+    (lambda: _so_identity(sp.Piecewise((1, sp.Eq(_SO_AZ * _SO_CZ, 0)), (2, True)),
+                          sp.Piecewise((1, sp.Eq(_SO_CZ, 0)), (2, True))), "disagrees"),
+], ids=["trig_squares", "trig_sum_of_squares", "trig_true", "index_refuted", "index_true", "index_beside",
+        "matrix_entry", "matrix_sum", "matrix_twice", "limit_may_be_negative", "limit_even", "limit_odd",
+        "complex_product", "complex_alone", "complex_values"])
+def test_the_second_opinion_reads_indices_matrices_sizes_and_complex_symbols_as_declared(make, never):
+    assert make().result != never
+
+
+_SO_E, _SO_O = sp.Symbol("e_so", even=True, nonnegative=True), sp.Symbol("o_so", odd=True, positive=True)
+
+
+def _so_identity(lhs, rhs):
+    from derive.second import identity
+    return identity(lhs, rhs)
+
+
+def _so_refutation(lhs, rhs, witness):
+    from derive.second import refutation
+    return refutation(lhs, rhs, (), witness)
+
+
+# -- a line's binder names what the chain instantiates, as it is printed, with the assumptions it ranges under ------
+_BIND_X, _BIND_K = derive.row("xb", 2), derive.matrix("Kb", 2, 2)
+
+
+@pytest.mark.parametrize("build, says", [
+    # one entry of a shown row instantiated: the line printed "x [1 0]ᵀ = [0] ⟹ [1] = [0]" for each x, false at x = 0
+    (lambda: chain("sound.bind_entry", (_BIND_X * sp.Matrix([1, 0]), sp.Matrix([[0]])), expect=None).step(
+        (sp.Matrix([[1]]), sp.Matrix([[0]])), rules.instantiate({_BIND_X[0, 0]: 1})), "(for all xb_1: "),
+    (lambda: chain("sound.bind_entries", (_BIND_K * sp.Matrix([1, 0]), sp.zeros(2, 1)), expect=None).step(
+        (sp.Matrix([1, 0]), sp.zeros(2, 1)), rules.instantiate({_BIND_K[0, 0]: 1, _BIND_K[1, 0]: 0})),
+     "(for all Kb_{1,1}, Kb_{2,1}: "),
+    # every entry instantiated: the matrix, by its name
+    (lambda: chain("sound.bind_row", (_BIND_X * sp.Matrix([1, 1]), sp.Matrix([[0]])), expect=None).step(
+        (sp.Matrix([[2]]), sp.Matrix([[0]])), rules.instantiate({_BIND_X[0, 0]: 1, _BIND_X[0, 1]: 1})), "(for all xb: "),
+], ids=["row_entry", "matrix_entries", "whole_row"])
+def test_a_line_binds_the_shown_entries_a_chain_instantiates(build, says):
+    c = build()
+    assert c.verdict is P and says in str(c), str(c)
+
+
+@pytest.mark.parametrize("build, says", [
+    # "∀ b: σ(b) = 1" was printed with b ≠ 0 outside: false for σ = 1 off 0, σ(0) = 0
+    (lambda: chain("sound.bind_ne", (SIGMA(b) * b, b), assume=[sp.Ne(b, 0)], expect=None).step(
+        (SIGMA(b) * b, b), rules.instantiate({b: b})).step((SIGMA(b), 1), rules.divide(b)), "for all b with Ne(b, 0): "),
+    # "σ(b) = 0 ⟹ ∀ a: σ(a) = 0" with b = a outside: false for σ = id at a = b = 0
+    (lambda: chain("sound.bind_eq", (SIGMA(b), 0), assume=[sp.Eq(b, a)], expect=None).step(
+        (SIGMA(a), 0), rules.substitute({b: a})).step((SIGMA(a), 0), rules.instantiate({a: a})),
+     "for all a with Eq(b, a): "),
+    (lambda: chain("sound.bind_gt", (SIGMA(a) * a, a**2), assume=[a > 0], expect=None).step(
+        (SIGMA(2) * 2, 4), rules.instantiate({a: 2})), "for all a with a > 0: "),
+], ids=["ne", "eq", "gt"])
+def test_a_line_binds_its_variables_under_the_chains_assumptions_about_them(build, says):
+    c = build()
+    assert c.verdict is P and says in str(c), str(c)
+
+
+@pytest.mark.parametrize("kw, divisor, says", [
+    # "b·g(a) = 0 ⟹ b = 0 for every g: ℝ → ℝ" was printed for a positive g: false for g ≡ 0
+    (dict(positive=True), lambda v: v, r"\mathbb{R}_{> 0}"),
+    (dict(integer=True), lambda v: 2 * v - 1, r"\mathbb{Z}"),  # false for g ≡ 1/2
+    (dict(nonzero=True), lambda v: v, r"\mathbb{R} \setminus \{0\}"),
+], ids=["positive", "integer", "nonzero"])
+def test_the_scope_says_what_a_function_was_declared_to_take(kw, divisor, says):
+    g = sp.Function("g_dom", **kw)
+    c = chain("sound.function_codomain", (b * divisor(g(a)), 0), expect=None).step((b, 0), rules.divide(divisor(g(a))))
+    assert c.verdict is P and rf"g_{{dom}}\colon \mathbb{{R}} \to {says}" in c.record()["scope_tex"], \
+        c.record()["scope_tex"]
+
+
+@pytest.mark.parametrize("kw, divisor, says", [
+    # the scope printed a wider set than the symbol's: z ∈ 2ℤ_{≥0} for a zero z; "p prime" for an odd prime p
+    (dict(zero=True), None, "declared zero"),
+    (dict(odd=True, prime=True), lambda s: s - 2, "declared odd, prime"),
+    (dict(real=True, transcendental=True), lambda s: s**2 - 2, "declared real, transcendental"),
+    (dict(rational=True, positive=True, integer=False), lambda s: s - 1, "declared not integer, positive, rational"),
+    (dict(zero=False), lambda s: s, "declared not zero"),
+    (dict(imaginary=True), lambda s: s, "declared imaginary"),
+], ids=["zero", "odd_prime", "transcendental", "rational_noninteger", "complex_nonzero", "imaginary"])
+def test_the_scope_prints_a_declaration_no_set_says_exactly_as_declared(kw, divisor, says):
+    s = sp.Symbol("s_dom", **kw)
+    if divisor is None:
+        c = free("sound.declared", s * b + b, b).prove()
+    else:
+        c = chain("sound.declared", (b * divisor(s), 0), expect=None).step((b, 0), rules.divide(divisor(s)))
+    assert c.verdict is P and says in c.record()["scope_tex"], c.record()["scope_tex"]
+
+
+@pytest.mark.parametrize("build", [
+    # a free Dummy was neither bound by a line nor named in the scope: "b·d = 0 ⟹ b = 0 for b ∈ ℝ", false at d = 0
+    lambda d: chain("sound.dummy_chain", (d * b, 0), expect=None).step((b, 0), rules.instantiate({d: 1})),
+    lambda d: free("sound.dummy_claim", d * (b + 1), d * b + d).prove(),
+    lambda d: chain("sound.dummy_equality", d * (b + 1), expect=None).step(d * b + d, "expand"),
+], ids=["chain", "claim", "equality_chain"])
+def test_a_free_dummy_is_named_in_the_scope(build):
+    d = sp.Dummy("d_dom", real=True)
+    c = build(d)
+    record = c.record()
+    assert c.verdict is P and "d_{dom}" in record["scope_tex"], record["scope_tex"]

@@ -247,7 +247,7 @@ class Chain(Statement):
         def show(e):  # a line holds for all values of the variables the chain instantiates: said so
             if not self.equations:
                 return printing.latex(e)
-            return printing.bound(e, varied)[0] + printing.equation(*e)  # (a row of its own: the binder is the row's)
+            return printing.bound(e, varied, self.assume)[0] + printing.equation(*e)  # (a row of its own: its binder)
 
         rows = [f"& {show(self.start)}"] if self.equations or not self.steps else []
         for k, (expr, rule, detail, note) in enumerate(self.steps):

@@ -120,7 +120,7 @@ def statement_text(statement, width: int = 100) -> str:
     if hasattr(statement, "steps"):  # a chain: its start and every step
         lines = [statement.start, *(s[0] for s in statement.steps)]
         if getattr(statement, "equations", False):  # each line for all values of the variables instantiated
-            binders = [printing.bound(e, statement.varied())[1] for e in lines]
+            binders = [printing.bound(e, statement.varied(), statement.assume)[1] for e in lines]
             text = " ⟹ ".join(f"({b}{side(e)})" if b else side(e) for b, e in zip(binders, lines))
         else:
             text = " = ".join(side(e) for e in lines)

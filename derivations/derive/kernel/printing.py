@@ -575,7 +575,18 @@ def _entries(expr) -> set:
 
 def _domain(sym) -> str:
     """What a scalar symbol ranges over, as its assumptions say: its set (ℤ, 2ℤ, ℚ …) and its sign (``|N| = N`` is
-    claimed for N ∈ ℤ_{>0}, not for N ∈ ℤ; ``(−1)^e e = e`` for e ∈ 2ℤ), never a wider one."""
+    claimed for N ∈ ℤ_{>0}, not for N ∈ ℤ; ``(−1)^e e = e`` for e ∈ 2ℤ), never a wider one: a set is printed only
+    where its assumptions are exactly the symbol's, else the declaration as given (an odd prime is no "prime", a
+    transcendental no "ℝ ∖ ℚ", a complex ``w ≠ 0`` no "any")."""
+    found = _domain_read(sym)
+    if sp.Dummy("x", **_KEYWORDS(found)).assumptions0 == sym.assumptions0:
+        return found
+    # a declaration the sets above do not say exactly (transcendental; an odd prime; zero; a complex w ≠ 0): as given
+    given = getattr(sym, "_assumptions_orig", None) or getattr(sym, "_kwargs", None) or {}
+    return "declared " + ", ".join(k if v else f"not {k}" for k, v in sorted(given.items()) if k != "commutative")
+
+
+def _domain_read(sym) -> str:
     if sym.is_prime or sym.is_composite:
         return "prime" if sym.is_prime else "composite"
     sign = ("positive" if sym.is_positive else "negative" if sym.is_negative else "nonnegative" if sym.is_nonnegative
@@ -588,6 +599,19 @@ def _domain(sym) -> str:
     return sign or ("real" if sym.is_real else "any")
 
 
+def _KEYWORDS(domain: str) -> dict:
+    """The assumptions that make a symbol range over exactly ``domain`` (an answer of :func:`_domain`)."""
+    if domain in ("any", "real"):
+        return {} if domain == "any" else {"real": True}
+    sign, _, kind = domain.rpartition(" ") if domain.split()[-1] in (*_SETS, "prime", "composite") else (domain, "", "")
+    out = {"real": True, "zero": False} if sign == "nonzero" else {sign: True} if sign else {}
+    if kind == "noninteger":
+        out.update(real=True, integer=False)
+    elif kind:
+        out[kind] = True
+    return out
+
+
 _SETS = {"integer": r"\mathbb{Z}", "even": r"2\mathbb{Z}", "odd": r"(2\mathbb{Z} + 1)", "rational": r"\mathbb{Q}",
          "irrational": r"(\mathbb{R} \setminus \mathbb{Q})", "noninteger": r"(\mathbb{R} \setminus \mathbb{Z})"}
 _SIGNS = {"positive": "> 0", "negative": "< 0", "nonnegative": r"\geq 0", "nonpositive": r"\leq 0"}
@@ -595,7 +619,7 @@ _SIGNS = {"positive": "> 0", "negative": "< 0", "nonnegative": r"\geq 0", "nonpo
 
 def _domain_tex(domain: str) -> str:
     """How :func:`_domain`'s answer is printed after the symbols: ``\\in \\mathbb{Z}_{> 0}``, ``> 0``, ``\\in 2\\mathbb{Z}``."""
-    if domain in ("prime", "composite"):
+    if domain in ("prime", "composite") or domain.startswith("declared "):
         return rf"\text{{ {domain}}}"
     if domain == "any":
         return ""
@@ -607,6 +631,34 @@ def _domain_tex(domain: str) -> str:
     if sign == "nonzero":
         return rf"\in {_SETS[kind]} \setminus \{{0\}}"
     return rf"\in {_SETS[kind]}" + (f"_{{{_SIGNS[sign]}}}" if sign else "")
+
+
+#: the facts a declaration is said by when no set says it exactly, the more telling first
+_SAID = ("zero", "prime", "composite", "even", "odd", "integer", "noninteger", "rational", "irrational",
+         "transcendental", "algebraic", "imaginary", "positive", "negative", "nonnegative", "nonpositive", "nonzero",
+         "real")
+
+
+def _codomain_tex(f) -> str:
+    """The set an undefined function's values lie in, as it was declared: ℝ (or nothing declared: a statement for
+    every complex-valued one holds for every real-valued one), ℝ_{>0} for a positive one, ℤ for an integer one …
+
+    >>> _codomain_tex(sp.Function("g", positive=True)), _codomain_tex(sp.Function("h"))
+    ('\\mathbb{R}_{> 0}', '\\mathbb{R}')
+    """
+    declared = {k: v for k, v in (getattr(f, "_kwargs", None) or {}).items() if k != "commutative"}
+    domain = _domain(sp.Dummy("x", **declared)) if declared else "real"
+    if domain in ("any", "real"):
+        return r"\mathbb{R}"
+    if domain in ("prime", "composite") or domain.startswith("declared "):
+        held = [k for k in _SAID if declared.get(k)] or [f"not {k}" for k in _SAID if declared.get(k) is False]
+        said = ", ".join(held[:3]) + (", …" if len(held) > 3 else "")  # (SymPy keeps every derived fact of it)
+        return rf"\mathbb{{C}}\ \text{{(declared {said})}}"
+    if domain == "nonzero":
+        return r"\mathbb{R} \setminus \{0\}"
+    if domain in _SIGNS:
+        return rf"\mathbb{{R}}_{{{_SIGNS[domain]}}}"
+    return _domain_tex(domain).removeprefix(r"\in ")
 
 
 def sizes_of(objects) -> tuple[set, dict]:
@@ -638,20 +690,22 @@ def _named(objects, assume=()) -> tuple:
     size_syms = set(symbolic)
     for M in mats:
         size_syms |= set().union(*[sp.sympify(s).free_symbols for s in M.shape])
-    scalars = sorted((s for s in free if s not in shown_entries and s not in size_syms and isinstance(s, sp.Symbol)
-                      and not isinstance(s, sp.Dummy)), key=lambda s: s.name)
+    scalars = sorted((s for s in free if s not in shown_entries and s not in size_syms and isinstance(s, sp.Symbol)),
+                     key=sp.default_sort_key)  # (a free Dummy too: a variable, instantiated like any other)
     return (sorted(funcs, key=lambda f: f.__name__), scalars, sorted(mats, key=lambda M: M.name),
             sorted(size_syms, key=lambda s: s.name))
 
 
-def bound(objects, varied) -> tuple[str, str]:
+def bound(objects, varied, assume=()) -> tuple[str, str]:
     """``(tex, text)``: "for all" of the variables of a line of an implication chain that the chain reads for all
-    their values (``varied``: the variables its steps instantiate, theirs and those of the chains they apply), or
-    ``("", "")`` for a line without one. The premise is read for all values of those variables, and so is each line
-    it gives; printed without the quantifier, ``a = 0 ⟹ 1 = 0`` (by ``a := 1``) would read as a claim about each a,
-    false at a = 0. The other variables stay where the scope puts them: each value of them on its own.
+    their values (``varied``: the variables its steps instantiate, theirs and those of the chains they apply), with
+    the chain's assumptions about them (``assume``: the instances must meet them), or ``("", "")`` for a line
+    without one. The premise is read for all those values, and so is each line it gives; printed without the
+    quantifier, ``a = 0 ⟹ 1 = 0`` (by ``a := 1``) would read as a claim about each a, false at a = 0. The other
+    variables keep one value each, as the scope says.
 
-    A matrix is bound when it is varied, or every entry its value holds is (a row ``u`` of ``u_1 … u_d``).
+    A shown matrix is bound as a whole when every entry its value holds is varied (a row ``u`` of ``u_1 … u_d``),
+    else by its varied entries.
 
     >>> import sympy as sp
     >>> a, b = sp.symbols("a b", real=True)
@@ -659,6 +713,8 @@ def bound(objects, varied) -> tuple[str, str]:
     'for all b: '
     >>> print(bound([a * b, b], {a, b})[0].strip())
     \\forall a, b\\colon\\
+    >>> bound([a * b, b], {b}, [sp.Ne(b, 0), a > 0])[1]
+    'for all b with Ne(b, 0): '
     >>> bound([a * b, b], set())
     ('', '')
     """
@@ -667,18 +723,27 @@ def bound(objects, varied) -> tuple[str, str]:
     leaves: dict = {}
     for obj in objects:
         leaves.update(getattr(obj, "leaves", None) or {})
-
-    def all_values(M) -> bool:
+    names, held = [s for s in scalars if s in varied], set()
+    for M in mats:
         value = leaves.get(M)
-        held = set(value.free_symbols) if value is not None else set()
-        return M in varied or bool(held) and held <= varied
-
-    names = [s for s in scalars if s in varied] + [M for M in mats if all_values(M)] + [s for s in sizes if s in varied]
+        entries = set(value.free_symbols) if value is not None else set()
+        if M in varied or entries and entries <= varied:
+            names.append(M)
+            held |= entries | {M}
+        else:  # some entries of a shown matrix instantiated: those, by their own names
+            names += sorted(entries & varied, key=sp.default_sort_key)
+    names += [s for s in sizes if s in varied]
     if not names:
         return "", ""
+    held |= set(names)
+    conditions = [c for c in assume if (c.free_symbols | c.atoms(sp.MatrixSymbol)) & held]
     printer = DerivePrinter()
-    return (r"\forall " + ", ".join(printer._print(s) for s in names) + r"\colon\ ",
-            "for all " + ", ".join(sp.sstr(s) for s in names) + ": ")
+    tex = r"\forall " + ", ".join(printer._print(s) for s in names)
+    text = "for all " + ", ".join(sp.sstr(s) for s in names)
+    if conditions:
+        tex += r" \text{ with } " + r",\ ".join(printer._print(c) for c in conditions)
+        text += " with " + ", ".join(sp.sstr(c) for c in conditions)
+    return tex + r"\colon\ ", text + ": "
 
 
 def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
@@ -702,7 +767,7 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     printer = DerivePrinter()
     parts = []
     for f in funcs:
-        parts.append(rf"\text{{every }} {printer._print(sp.Symbol(f.__name__))}\colon \mathbb{{R}} \to \mathbb{{R}}")
+        parts.append(rf"\text{{every }} {printer._print(sp.Symbol(f.__name__))}\colon \mathbb{{R}} \to {_codomain_tex(f)}")
     by_domain: dict[str, list] = {}
     for s in scalars:
         by_domain.setdefault(_domain(s), []).append(printer._print(s))

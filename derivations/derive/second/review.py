@@ -368,8 +368,23 @@ def _identity_at(lhs, rhs, assume, sizes, abstract=False) -> int:
 
 
 def _smallest(symbol) -> int:
-    """The smallest size a size symbol's own assumptions allow: 1 for a positive one, else 0 (the empty matrix)."""
+    """The smallest size a size symbol's own assumptions allow: 1 for a positive one, else 0 (the empty matrix).
+    A symbol that may be negative (a sum's limit ``n`` declared only an integer) is no size: read at 0, 1, 2 … its
+    negative values would go unread, so the re-check is outside."""
+    if symbol.is_nonnegative is not True:
+        raise Outside(f"a size or a sum's limit {symbol} that may be negative")
     return 1 if symbol.is_positive else 0
+
+
+#: what an integer's assumptions may say of it beyond its sign
+_PARITY = ("even", "odd", "prime", "composite", "zero", "nonzero")
+
+
+def _allowed(symbol, value: int) -> bool:
+    """Whether ``value`` meets what ``symbol`` is declared (even, odd, prime …): an even ``e`` is not read at 1."""
+    facts = symbol.assumptions0
+    number = sp.Integer(value)
+    return all(getattr(number, f"is_{k}") == facts[k] for k in _PARITY if facts.get(k) is not None)
 
 
 def _size_grid(symbols, exprs=(), assume=()):
@@ -386,6 +401,8 @@ def _size_grid(symbols, exprs=(), assume=()):
     for values in itertools.product(*[range(lo, max(lo, k) + 1) for lo in lows]):
         at = dict(zip(symbols, map(sp.Integer, values)))
         if any((d.xreplace(at) < 0) is sp.true for d in dims) or any(c.xreplace(at) is sp.false for c in assume):
+            continue
+        if not all(_allowed(s, v) for s, v in zip(symbols, values)):
             continue
         grid.append(at)
     if not grid:
@@ -922,7 +939,8 @@ def _points(sizes, exprs, assume):
     lows = [_smallest(s) for s in sizes]
     grid = [dict(zip(sizes, (sp.Integer(max(lo, k)) for lo in lows))) for k in range(1, INDEX_SIZES + 1)]
     grid = [at for k, at in enumerate(grid) if at not in grid[:k]]
-    grid = [at for at in grid if not any(c.xreplace(at) is sp.false for c in assume)]
+    grid = [at for at in grid if not any(c.xreplace(at) is sp.false for c in assume)
+            and all(_allowed(s, int(v)) for s, v in at.items())]
     indices = _index_symbols(exprs, assume, sizes)
     points = []
     for at in grid:  # the smallest sizes where the assumptions allow some index values

@@ -514,9 +514,10 @@ class Translator:
             self.domain += self._facts(v[0], facts)
         elif s.is_real is False:
             raise Outside(f"a symbol known not to be real ({s})")
-        else:
-            _domain_facts(s)  # a complex symbol assumed more than complex is outside
+        else:  # (a complex symbol assumed more than its modelled facts is outside)
+            facts = _domain_facts(s)
             v = (self.fresh(s.name + ".re"), self.fresh(s.name + ".im"))
+            self.domain += self._value_facts(v, facts)  # zero=False: not both parts 0
         self._vars[s] = v
         return v
 
@@ -798,13 +799,15 @@ class Translator:
         values = [a if isinstance(a, tuple) else self.value(a) for a in args]
         if len(values) != len(lam.variables):
             raise Outside("a function applied to the wrong number of arguments")
-        saved, cache = dict(self._bound), self._cache
+        saved, indices, cache, trig = dict(self._bound), dict(self._indices), self._cache, self._trig
         self._bound.update(zip(lam.variables, values))
-        self._cache = {}
+        for v in lam.variables:  # its variable, not a sum's index of the same name around it
+            self._indices.pop(v, None)
+        self._cache, self._trig = {}, {}
         try:
             return self.value(lam.expr)
         finally:
-            self._bound, self._cache = saved, cache
+            self._bound, self._indices, self._cache, self._trig = saved, indices, cache, trig
 
     def _size(self, expr) -> int:
         n = sp.sympify(expr).xreplace(self.sizes).xreplace({k: sp.Integer(v) for k, v in self._indices.items()})
@@ -829,13 +832,14 @@ class Translator:
             raise Outside(f"a sum of {hi - lo + 1:,} terms, too many to write out (at most {MAX_SUM:,})")
         parts = []
         for k in range(lo, hi + 1):
-            saved, cache = dict(self._indices), self._cache
+            saved, bound, cache, trig = dict(self._indices), dict(self._bound), self._cache, self._trig
             self._indices[var] = k
-            self._cache = {}
+            self._bound.pop(var, None)  # the index, not a value given to a symbol of its name outside the sum
+            self._cache, self._trig = {}, {}
             try:
                 parts.append(self._sum_over(body, limits[:-1]))
             finally:
-                self._indices, self._cache = saved, cache
+                self._indices, self._bound, self._cache, self._trig = saved, bound, cache, trig
         total = _add(parts) if parts else (ZERO, None)
         return total if sign == 1 else _add([(f"(- {total[0]})", None if total[1] is None else f"(- {total[1]})")])
 
@@ -850,7 +854,7 @@ class Translator:
             raise Outside("an entry at a symbolic index of a matrix expression") from None
 
     def _entry(self, symbol, i, j):
-        ufs = self._function(("matrix", symbol.name), symbol.name, 2, False)
+        ufs = self._function(("matrix", symbol), symbol.name, 2, False)  # (two of one name are two matrices)
         return (f"({ufs[0]} {i} {j})", f"({ufs[1]} {i} {j})")
 
     # -- matrices ------------------------------------------------------------------------------------------
