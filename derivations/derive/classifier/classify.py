@@ -520,12 +520,11 @@ def _guided_unit(key, ctx, unit):
     return chain if chain.verdict is Verdict.PROVED else None
 
 
-def _exact_values(unit, given) -> dict:
-    """The unit witness as exact values by symbol: the one given, else the searched one (small rationals)."""
-    if given is not None and unit.evidence.witness == {str(k): sp.sstr(v) for k, v in given.items()}:
-        return dict(given)
-    names = {str(sym): sym for sym in unit.symbols()}
-    return {names[k]: sp.Rational(v) for k, v in unit.evidence.witness.items() if k in names}
+def _exact_values(unit) -> dict:
+    """The unit witness as exact values by symbol (the refutation keeps them exact: its text is cut to a line, so a
+    constant of 200 digits could not be read back from it)."""
+    symbols = set(unit.symbols())
+    return {k: v for k, v in unit.evidence.values.items() if k in symbols}
 
 
 def _unit_claim(key, ctx) -> Claim:
@@ -560,14 +559,12 @@ def _decide(key, ctx, units) -> Finding:
                 unit = units[key] = guided
             else:
                 notes.append("the pieces say it holds, but the kernel proves neither the unit identity nor σ's form")
-    given = None
     if unit.verdict is not Verdict.PROVED:
         if ctx.searchable:
             _attempt(notes, lambda: unit.refute(tries=ctx.tries))
         elif pre is None and not notes:
             notes.append("σ's values at small points are too large to evaluate exactly")
         if unit.verdict is not Verdict.REFUTED and pre is not None:
-            given = pre
             _attempt(notes, lambda: unit.refute(witness=pre))
         if not unit.verdict.is_certain and pre is None and says is not False:
             _attempt(notes, lambda: unit.prove(list(_COSTLY), budget=_COSTLY_SECONDS))
@@ -594,7 +591,7 @@ def _decide(key, ctx, units) -> Finding:
         return Finding(key, verdict, unit, layer, reason="; ".join(notes))
     layer = _layer_claim(key, ctx, unit)
     if unit.verdict is Verdict.REFUTED:
-        w = _layer_witness(key, _exact_values(unit, given), ctx)
+        w = _layer_witness(key, _exact_values(unit), ctx)
         if w is None:
             return Finding(key, Verdict.UNPROVEN, unit, layer,
                            reason="the layer's values at the witness are too large to evaluate exactly")
@@ -605,8 +602,7 @@ def _decide(key, ctx, units) -> Finding:
     if ctx.searchable:
         _attempt(notes, lambda: layer.refute(tries=ctx.tries))
     if layer.verdict is Verdict.REFUTED:
-        found = {k: sp.Rational(v) for k, v in layer.evidence.witness.items()}
-        w = {sym: found[str(sym)] for sym in layer.symbols()}
+        w = {sym: layer.evidence.values[sym] for sym in layer.symbols()}
         return Finding(key, Verdict.REFUTED, unit, layer, _shown_witness(key, w))
     return Finding(key, Verdict.UNPROVEN, unit, layer, reason="; ".join(notes))
 
@@ -731,9 +727,8 @@ def _lift(finding, ctx, proves):
     if finding.verdict is Verdict.PROVED and finding.unit is not None and finding.unit.verdict is Verdict.PROVED:
         return _sizes.kept(ident, finding.symmetry, ctx.s, finding.unit, prefix=ctx.prefix, proves=proves)
     if finding.verdict is Verdict.REFUTED and finding.unit is not None and finding.unit.verdict is Verdict.REFUTED:
-        try:
-            values = _exact_values(finding.unit, None)
-        except (TypeError, ValueError):
+        values = _exact_values(finding.unit)
+        if not all(isinstance(v, sp.Rational) for v in values.values()):
             return None
         return _sizes.broken(ident, finding.symmetry, ctx.s, values, proves=proves, uses=[finding.unit.identifier])
     return None

@@ -270,6 +270,8 @@ class Claim(Statement):
         self.lhs, self.rhs = lhs, rhs
         self.statement = statement  # shown as a caption beside the equation, never instead of it
         caption = caption or statement or ""
+        if self.definitions:  # the assumptions speak of the values the definitions give, as the sides do
+            assume = _defined_assumptions(where, assume, dict(self.definitions))
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption,
                          proves=proves)
         _wellformed.check_statement(where, lhs, rhs, *self.assume)
@@ -509,6 +511,10 @@ class Claim(Statement):
             if not isinstance(witness, dict):
                 raise TypeError(f"{where}: witness must be a dict, got {type(witness).__name__}")
             exact = {}
+            defined = [k for k in witness if k in dict(self.definitions)]
+            if defined:
+                raise ValueError(f"{where}: the witness gives {', '.join(map(sp.sstr, defined))}, which where= defines; "
+                                 f"a witness gives values only to the claim's free symbols")
             for k, v in witness.items():
                 if isinstance(k, sp.Symbol):
                     exact[k] = _witness.exact_value(where, k, v)
@@ -623,6 +629,26 @@ class Claim(Statement):
             self.__dict__["expect"] = expect
 
 
+def _defined_assumptions(where, assume, definitions) -> tuple:
+    """``assume`` with the ``where=`` definitions put in: ``n > 5`` where ``n = 3`` is no assumption about another n
+    (the witness search took one, n = 21, and printed it beside a residual worked out at n = 3). One that becomes
+    false is refused: the claim would say nothing; one that becomes true is dropped."""
+    if isinstance(assume, (sp.Basic, bool)) or not isinstance(assume, (list, tuple, set)):
+        return assume  # (refused, in one line, by the statement's own check)
+    out = []
+    for cond in assume:
+        if not isinstance(cond, sp.Basic):
+            out.append(cond)
+            continue
+        held = _witness.evaluate_at(cond, definitions)
+        if held is sp.false:
+            raise ValueError(f"{where}: the assumption {sp.sstr(cond)} is false with the where= definitions put in: "
+                             f"the claim would say nothing")
+        if held is not sp.true:
+            out.append(held)
+    return tuple(out)
+
+
 def _of_matrix_symbols(diff) -> bool:
     """Whether ``diff`` is about matrix symbols (a matrix expression, or a scalar such as a trace of one): it has no
     value at a point of its scalars, so it is not sampled."""
@@ -681,7 +707,8 @@ _RESIDUAL_TEX = 400
 
 def _refutation(found, how, seconds) -> Evidence:
     cert = found.certificate
-    shown = {str(k) if isinstance(k, sp.Symbol) else k.__name__: short_text(v) for k, v in found.witness.items()}
+    shown = {getattr(k, "__name__", None) or sp.sstr(k): short_text(v)  # (a symbol, an entry y[1], a function)
+             for k, v in found.witness.items()}
     where = "" if found.component is None else f" (component {_witness.component_name(found.component)})"
     plain = isinstance(found.residual, sp.Rational) or cert.value.startswith("an exact")  # reads as it is
     tex = "" if plain else printing.latex(found.residual)
@@ -693,6 +720,7 @@ def _refutation(found, how, seconds) -> Evidence:
         enclosure=cert.enclosure,
         residual_tex=tex if len(tex) <= _RESIDUAL_TEX else "",
         seconds=seconds,
+        values=dict(found.witness),
     )
 
 

@@ -385,6 +385,20 @@ class DerivePrinter(LatexPrinter):
     def _print_Shown(self, expr):
         return expr._latex(self)
 
+    def _print_Mod(self, expr, exp=None):
+        """``a \\bmod b`` with a dividend that is not a symbol or a number in parentheses, and ``−(a mod b)`` with its
+        own: SymPy prints ``−(x mod b)`` and ``(−x) mod b`` alike, as ``- x \\bmod b``."""
+        a, b = expr.args
+        left = self._print(a) if a.is_Atom and not a.could_extract_minus_sign() else rf"\left({self._print(a)}\right)"
+        tex = rf"{left} \bmod {self.parenthesize(b, PRECEDENCE['Mul'], strict=True)}"
+        return tex if exp is None else rf"\left({tex}\right)^{{{exp}}}"
+
+    def _print_Mul(self, expr):
+        coeff, rest = expr.as_coeff_Mul()
+        if coeff == -1 and isinstance(rest, sp.Mod):
+            return rf"- \left({self._print(rest)}\right)"
+        return super()._print_Mul(expr)
+
     def _base(self, arg):
         inner = self._print(arg)
         if not isinstance(arg, (MatrixSymbol, sp.MatrixSlice)):
@@ -643,8 +657,8 @@ def _codomain_tex(f) -> str:
     """The set an undefined function's values lie in, as it was declared: ℝ (or nothing declared: a statement for
     every complex-valued one holds for every real-valued one), ℝ_{>0} for a positive one, ℤ for an integer one …
 
-    >>> _codomain_tex(sp.Function("g", positive=True)), _codomain_tex(sp.Function("h"))
-    ('\\mathbb{R}_{> 0}', '\\mathbb{R}')
+    >>> print(_codomain_tex(sp.Function("g", positive=True)), _codomain_tex(sp.Function("h")))
+    \\mathbb{R}_{> 0} \\mathbb{R}
     """
     declared = {k: v for k, v in (getattr(f, "_kwargs", None) or {}).items() if k != "commutative"}
     domain = _domain(sp.Dummy("x", **declared)) if declared else "real"

@@ -68,6 +68,8 @@ class Evidence:
     residual_tex: str = ""
     seconds: float = 0.0
     attempts: tuple[str, ...] = ()
+    #: the witness itself, exact, by symbol (and function): ``witness`` is its text, cut to a line
+    values: dict = field(default_factory=dict, compare=False, repr=False)
 
     def as_dict(self, timings: bool = True) -> dict:
         out = {

@@ -36,7 +36,7 @@ from .signs import closed_sign
 from .validate import require_inert_tex
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
-           "refuse_pattern_subs", "refuse_same_names", "refuse_unread_assumptions", "refuse_live_names", "names_in", "check_statement",
+           "refuse_pattern_subs", "refuse_same_names", "refuse_unread_assumptions", "refuse_odd_roots", "refuse_live_names", "names_in", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -114,6 +114,17 @@ def refuse_undefined(where: str, expr) -> None:
         if isinstance(node, sp.AccumBounds):  # (what SymPy gives for the limit of sin(1/x) at 0, say)
             raise ValueError(f"{where}: {sp.sstr(node)} is a range of values, not a number; a claim compares "
                              f"defined values")
+
+
+def refuse_odd_roots(where: str, expr) -> None:
+    """Raise ValueError for an odd root (``b^{p/q}``, q odd ≥ 3) of a real base that may be negative: SymPy means
+    the principal complex root (∛−1 = 1/2 + i√3/2), which the page prints as ``\\sqrt[3]{b}``, the real root to a
+    reader; so ∛(a³) = a, true as printed, was refuted at a = −1. ``sympy.real_root`` says the real root."""
+    for node in _nodes(expr):
+        if (isinstance(node, sp.Pow) and node.exp.is_Rational and not node.exp.is_Integer and node.exp.q % 2 == 1
+                and node.base.is_extended_real is True and node.base.is_nonnegative is not True):
+            raise ValueError(f"{where}: {sp.sstr(node)} is SymPy's principal complex root where its base is negative, "
+                             f"not the real root it prints as; use sympy.real_root, or a base known to be ≥ 0")
 
 
 def _depth(expr, limit) -> int:
@@ -227,11 +238,12 @@ def refuse_same_names(where: str, symbols) -> None:
         if other != s:
             raise ValueError(f"{where}: two different symbols are both named {name!r} "
                              f"({_facts(other)} and {_facts(s)}); give them different names")
-        for shown in (f"${sp.latex(s)}$", sp.pretty(s, use_unicode=True)):
+        tex = sp.latex(s)  # ({y}_{1}, an IndexedBase's entry, typesets as y_{1}, a symbol's)
+        for shown in (f"${tex}$", sp.pretty(s, use_unicode=True), "$" + tex.replace("{", "").replace("}", "") + "$"):
             other = by_tex.setdefault(shown, s)
             if other != s:
-                raise ValueError(f"{where}: the symbols {str(other.name)!r} and {name!r} both print as {shown}; "
-                                 f"give them names that print apart")
+                raise ValueError(f"{where}: the symbols {str(getattr(other, 'name', other))!r} and {name!r} both print "
+                                 f"as {shown}; give them names that print apart")
 
 
 #: the facts a function's description names (the others follow from them)
@@ -318,6 +330,7 @@ def check_statement(where: str, *exprs) -> None:
     for expr in exprs:
         refuse_inexact(where, expr)
         refuse_undefined(where, expr)
+        refuse_odd_roots(where, expr)
         refuse_loose_indices(where, expr)
         refuse_pattern_subs(where, expr)
         items = list(expr) if isinstance(expr, sp.MatrixBase) else [expr]
@@ -408,7 +421,8 @@ def refuse_live_names(where: str, *exprs) -> None:
 def names_in(*exprs) -> set:
     """What ``exprs`` name: their free symbols, the indices of their sums, products and integrals (printed as
     symbols too: a sum's ``k`` beside a free ``k`` of other assumptions would read as one), matrix symbols and
-    undefined functions (such as σ). A ``Lambda``'s argument is not printed (σ shows as its name) and not counted."""
+    undefined functions (such as σ), and entries ``y[1]`` of an ``IndexedBase`` (printed y₁, as a symbol ``y_1`` is).
+    A ``Lambda``'s argument is not printed (σ shows as its name) and not counted."""
     found = set()
     for expr in exprs:
         found |= set(getattr(expr, "leaves", None) or {})  # a shown matrix prints its shadow's matrix symbols
@@ -420,7 +434,7 @@ def names_in(*exprs) -> set:
                         found |= {lim[0] for lim in node.limits}
                     elif isinstance(node, MatrixExpr) and getattr(node, "bound_symbols", None):
                         found |= set(node.bound_symbols)
-    return {s for s in found if isinstance(s, (sp.Symbol, sp.MatrixSymbol, UndefinedFunction))}
+    return {s for s in found if isinstance(s, (sp.Symbol, sp.MatrixSymbol, UndefinedFunction, sp.Indexed))}
 
 
 def denominators(expr) -> list:

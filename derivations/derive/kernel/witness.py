@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
+from sympy.core.evalf import PrecisionExhausted
 from sympy.core.function import AppliedUndef, UndefinedFunction
 
 from . import sums
@@ -569,9 +570,18 @@ class Sampled:
 
 
 def _magnitude(value) -> float:
-    """``|value|`` to 30 digits; ``nan`` when it is no number."""
+    """``|value|`` to 30 digits; ``nan`` when it is no number. Where SymPy cannot tell it from zero, its bound: below
+    1e-20 it is read as that (too close to zero to tell), above as no number (a huge power left unevaluated,
+    ``(x + 1)^5000 − (x² + 2x + 1)^2500``, gives ``0.e+1825``, no digit known: read as infinite, a true identity
+    was said to differ)."""
     try:
-        return abs(complex(sp.N(value, 30)))
+        return abs(complex(sp.N(value, 30, strict=True)))
+    except PrecisionExhausted:
+        try:
+            bound = abs(complex(sp.N(value, 30)))
+        except (TypeError, ValueError, ArithmeticError):
+            return float("nan")
+        return bound if bound <= 1e-20 else float("nan")
     except (TypeError, ValueError, ArithmeticError):
         return float("nan")
 

@@ -56,6 +56,39 @@ def _as_lambda(sigma):
     return sp.Lambda(_T, sigma(_T))
 
 
+def _key(arg):
+    """What a form's value depends on in ``arg``: its value, its type and, for a shown matrix, how it is printed (two
+    matrices of one value printed apart give values printed apart)."""
+    if isinstance(arg, (list, tuple)):
+        return (type(arg), tuple(_key(a) for a in arg))
+    if isinstance(arg, printing.Shown):
+        return (type(arg), arg, arg.shadow, frozenset(arg.leaves.items()))
+    return (type(arg), arg)
+
+
+def _remembered(form):
+    """``form`` computed once per distinct operands: classifying an activation builds each of its layers several
+    times (its sides, their printed forms, each claim's shadow), and SymPy takes long over them (``Max(0, a)`` of a
+    sum asks for the sum's sign). A value is immutable; operands that cannot be hashed are not remembered."""
+    kept: dict = {}
+
+    @functools.wraps(form)
+    def remembered(*args):
+        try:
+            key = tuple(_key(a) for a in args)
+            hit = kept.get(key)
+        except TypeError:  # a mutable matrix, or a list of them
+            return form(*args)
+        if hit is None:
+            hit = form(*args)
+            if len(kept) >= 512:
+                kept.clear()
+            kept[key] = hit
+        return hit
+
+    return remembered
+
+
 def _shown(value, make, *operands):
     """``value`` printed as ``make(shadows of operands)`` when every operand has a shadow."""
     shades = [printing.shadow_of(o) for o in operands]
@@ -94,6 +127,7 @@ def _symbolic(*mats) -> bool:
     return any(isinstance(m, MatrixExpr) and not isinstance(m, sp.MatrixBase) for m in mats)
 
 
+@_remembered
 def elementwise(sigma, M):
     """σ applied to every entry of ``M`` (explicit) or as an ``ElementwiseApplyFunction`` (symbolic).
 
@@ -210,6 +244,7 @@ def memory_sum(x, K, V, sigma):
     return _call("memory_sum", out, x, K, V, _as_lambda(sigma))
 
 
+@_remembered
 def symmetric_rank1(x, Q, K, V, sigma):
     """The symmetric rank-1 form ``S = σ((x Qᵀ) ⊙ (x Kᵀ)) V``: σ applied to the product of both factors.
 
@@ -223,6 +258,7 @@ def symmetric_rank1(x, Q, K, V, sigma):
     return out if _symbolic(out) else _call("symmetric_rank1", out, x, Q, K, V, _as_lambda(sigma))
 
 
+@_remembered
 def gated(x, Q, K, V, sigma):
     """The gated MLP ``G = (σ(x Qᵀ) ⊙ (x Kᵀ)) V``: σ on the gate factor only (ReGLU, GEGLU, SwiGLU).
 

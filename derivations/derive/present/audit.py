@@ -63,15 +63,18 @@ def _closure(records, by_id) -> tuple[list, bool]:
 
 
 def _scope(concluding, closure) -> str:
-    """The narrowest scope of the proofs a direction rests on (refutations show a case fails: they do not narrow)."""
+    """The narrowest scope of the proofs a direction rests on (refutations show a case fails: they do not narrow),
+    said to be numeric evidence where a claim it rests on, all the way down, is only checked."""
     proofs = [r for r in closure if r["verdict"] in (Verdict.PROVED.value, Verdict.CHECKED.value)]
     sizes = sorted({r.get("scope") for r in proofs} - {"", None, "every size"})
-    evidence = "numeric evidence at " if any(r["verdict"] == Verdict.CHECKED.value for r in concluding) else ""
+    evidence = any(r["verdict"] == Verdict.CHECKED.value for r in closure)
     if sizes:
-        return evidence + "sizes " + "; ".join(sizes[:3]) + (" …" if len(sizes) > 3 else "")
-    if any(r.get("scope") == "every size" for r in concluding if r["verdict"] == Verdict.PROVED.value):
-        return "every size"
-    return "scalar"
+        scope = "sizes " + "; ".join(sizes[:3]) + (" …" if len(sizes) > 3 else "")
+    elif any(r.get("scope") == "every size" for r in concluding if r["verdict"] == Verdict.PROVED.value):
+        scope = "every size"
+    else:
+        return "numeric evidence (scalar)" if evidence else "scalar"
+    return "numeric evidence at " + scope if evidence else scope
 
 
 def _direction(item, arrow, records, by_id) -> dict:
@@ -88,8 +91,9 @@ def _direction(item, arrow, records, by_id) -> dict:
                           for r in closure if r.get("premise"))
     status = "yes" if len(settled) == len(concluding) and rests else "partly" if settled else "no"
     scope = _scope(concluding, closure)
-    if scope == "scalar" and item in paper.EVERY_SIZE:  # the paper says every size: numbers alone are not that
-        scope = "scalar only, not every size"
+    if item in paper.EVERY_SIZE:  # the paper says every size: numbers alone are not that
+        scope = {"scalar": "scalar only, not every size",
+                 "numeric evidence (scalar)": "numeric evidence (scalar only, not every size)"}.get(scope, scope)
     return {"status": status, "scope": scope, "claims": [r["id"] for r in concluding]}
 
 
@@ -97,7 +101,11 @@ def _narrowest(scopes) -> str:
     known = [s for s in scopes if s != "—"]
     if not known:
         return "—"
-    return min(known, key=lambda s: _RANK["scalar" if s.startswith("scalar") else s if s == "every size" else "sizes"])
+    def rank(s):
+        read = s.removeprefix("numeric evidence at ").removeprefix("numeric evidence ")
+        return _RANK["scalar" if "scalar" in read else read if read == "every size" else "sizes"]
+
+    return min(known, key=rank)
 
 
 class Audit:
