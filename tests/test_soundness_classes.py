@@ -4549,3 +4549,135 @@ def test_the_audit_says_numeric_evidence_wherever_a_direction_rests_on_it(record
     from derive.present.audit import audit
     row = next(r for r in audit(records).rows if r["item"] == "5.1")
     assert says in row["directions"]["⇒"]["scope"], row["directions"]["⇒"]
+
+
+# -- rules.entry's delta sums put a value only where nothing binds it -----------------------------------------------------
+_EC, _ET = sp.Symbol("c_ec", integer=True), sp.Symbol("t_ec", integer=True)
+_EC_M = sp.Symbol("m_ec", integer=True, nonnegative=True)
+_EC_K = sp.Symbol("k_ec", integer=True)
+
+
+@pytest.mark.parametrize("inner, wrong", [
+    # Σ_{t=c}^{c+m} δ(t, c) Π_{c=1}^{2}(c + t) = x gave Π_{c=1}^{2} 2c = x: 8 = 2 at c = m = 0 (t := c captured)
+    (lambda: sp.Product(_EC + _ET, (_EC, 1, 2)), sp.Product(2 * _EC, (_EC, 1, 2))),
+    (lambda: sp.Sum(_EC * _ET, (_EC, 1, 2)), sp.Sum(_EC**2, (_EC, 1, 2))),
+    (lambda: sp.Sum(_ET * sp.Product(_EC + _ET, (_EC, 1, 2)), (_EC_K, 0, 0)),
+     sp.Sum(_EC * sp.Product(2 * _EC, (_EC, 1, 2)), (_EC_K, 0, 0))),
+], ids=["product", "sum", "nested"])
+def test_an_entry_step_never_puts_a_value_where_a_part_binds_it(inner, wrong):
+    whole = sp.Sum(sp.KroneckerDelta(_ET, _EC) * inner(), (_ET, _EC, _EC + _EC_M))
+    c = chain("sound.entry_capture", (sp.Matrix([[whole]]), sp.Matrix([[b]])), expect=None).step((wrong, b),
+                                                                                                rules.entry(0, 0))
+    assert c.verdict is not P, c.evidence.detail
+
+
+# -- matrix sizes: never negative, and the scope says from which size ----------------------------------------------------
+_SZ_N, _SZ_Z = sp.Symbol("n_sz", integer=True, nonnegative=True), sp.Symbol("z_sz", integer=True)
+
+
+@pytest.mark.parametrize("build", [
+    # tr(I_n) = n was proved "for n ∈ ℤ": there is no matrix of size −1
+    lambda: free("sound.size_identity", sp.Trace(sp.Identity(_SZ_Z)), _SZ_Z),
+    lambda: free("sound.size_ones", sp.Trace(sp.OneMatrix(_SZ_Z, _SZ_Z)), _SZ_Z),
+    lambda: free("sound.size_symbol", sp.Trace(sp.MatrixSymbol("A", _SZ_Z, _SZ_Z)),
+                 sp.Trace(sp.MatrixSymbol("A", _SZ_Z, _SZ_Z).T)),
+], ids=["identity", "ones", "symbol"])
+def test_a_matrix_size_that_may_be_negative_is_refused(build):
+    refused(build, "may be negative")
+
+
+def test_a_size_that_may_be_zero_is_printed_so_and_refuted_there():
+    # det 0 + tr A = tr A was printed "all sizes n ≥ 1" and refuted at n = 0 (det of the 0×0 matrix is 1)
+    A = sp.MatrixSymbol("A", _SZ_N, _SZ_N)
+    c = free("sound.size_zero", sp.Determinant(sp.ZeroMatrix(_SZ_N, _SZ_N)) + sp.Trace(A), sp.Trace(A)).decide()
+    assert r"n_{sz} \geq 0" in c.record()["scope_tex"] and c.verdict is not P, c.record()["scope_tex"]
+
+
+# -- a row or column a sum takes lies inside its matrix ------------------------------------------------------------------
+_RC_R, _RC_D, _RC_T = (sp.Symbol("r_rc", integer=True, positive=True), sp.Symbol("d_rc", integer=True, positive=True),
+                       sp.Symbol("t_rc", integer=True))
+_RC_C = sp.MatrixSymbol("C", _RC_D, _RC_R)
+
+
+@pytest.mark.parametrize("build", [
+    # Σ_{t=1}^{r+1} 2c_t = 2 Σ_{t=1}^{r+1} c_t was proved, Z3 agreeing: C has no column r + 1
+    lambda: derive.forms.index_sum(_RC_T, derive.forms.column_of(_RC_C, _RC_T), _RC_R + 1),
+    lambda: derive.forms.index_sum(_RC_T, derive.forms.column_of(_RC_C, _RC_T + 1), _RC_R),
+    lambda: derive.forms.index_sum(_RC_T, derive.forms.column_of(_RC_C, _RC_T - 1), _RC_R),
+    lambda: derive.forms.column_of(_RC_C, _RC_R),  # raised IndexError when decided
+    lambda: derive.forms.row_of(sp.MatrixSymbol("Q", _RC_D, _RC_R), -1),
+], ids=["count", "shift_up", "shift_down", "column_r", "row_minus_one"])
+def test_a_row_or_column_past_its_matrix_is_refused(build):
+    refused(build, "outside|runs past")
+
+
+# -- SymPy's δ over a range of its own (an entry of Identity(n)) and a size never split by sign ----------------------------
+@pytest.mark.parametrize("lhs, rhs", [
+    # decide() raised "too many values to unpack" on δ(0, i, (0, n − 1))
+    (lambda n, i: sp.Sum(sp.Identity(n)[i, 0], (i, 0, n - 1)), lambda n, i: 1),
+    (lambda n, i: sp.Sum(sp.Identity(n)[i, i], (i, 0, n - 1)), lambda n, i: n),
+    (lambda n, i: sp.Sum(sp.Identity(n)[i, 0] * i, (i, 0, n - 1)), lambda n, i: 0),
+    # the sign split put n := −p into a matrix's size: SymPy's ValueError
+    (lambda n, i: sp.Determinant(sp.OneMatrix(n, n)) * sp.Trace(sp.MatrixSymbol("A", n, n)),
+     lambda n, i: sp.Piecewise((sp.Trace(sp.MatrixSymbol("A", n, n)), sp.Eq(n, 1)), (0, True))),
+], ids=["column", "diagonal", "weighted", "sign_split_size"])
+def test_a_ranged_delta_or_a_size_gets_a_verdict_not_a_traceback(lhs, rhs):
+    n, i = sp.Symbol("n_rd", integer=True, positive=True), sp.Symbol("i_rd", integer=True)
+    c = free("sound.ranged_delta", lhs(n, i), rhs(n, i)).decide()
+    assert c.verdict in (P, C, U), c.evidence.detail
+
+
+# -- a witness for a function the scope prints ℝ → ℝ is real-valued ---------------------------------------------------
+_RW_F = sp.Function("f_rw")
+
+
+@pytest.mark.parametrize("value", [sp.Lambda(t, sp.I), sp.Lambda(t, sp.I * t), sp.Lambda(t, sp.sqrt(t - 5))],
+                         ids=["i", "i_t", "sqrt"])
+def test_a_witness_for_an_undeclared_function_is_real_valued(value):
+    # |f(a)|² = f(a)², printed "for every f: ℝ → ℝ", was refuted at f := i
+    c = free("sound.real_witness", sp.Abs(_RW_F(a)) ** 2, _RW_F(a) ** 2)
+    refused(lambda: c.refute(witness={a: 0, _RW_F: value}), "breaks the assumption that f_rw is real")
+
+
+# -- an odd root of a base that may be a negative real: a plain symbol, an undeclared function's value ------------------
+@pytest.mark.parametrize("build", [
+    # ∛f(a) = −∛(−f(a)), true for real roots, was refuted at f ≡ 1 (the principal root)
+    lambda: free("sound.root_function", _RW_F(a) ** sp.Rational(1, 3), -(-_RW_F(a)) ** sp.Rational(1, 3)),
+    # Σ_{k=−1}^{1} ∛k = 0 with a plain k: refuted
+    lambda: free("sound.root_index", sp.Sum(sp.Symbol("k_rt") ** sp.Rational(1, 3), (sp.Symbol("k_rt"), -1, 1)), 0),
+    lambda: free("sound.root_plain", u ** sp.Rational(1, 3), u ** sp.Rational(2, 3)),
+], ids=["function", "index", "plain"])
+def test_an_odd_root_of_a_base_that_may_be_a_negative_real_is_refused(build):
+    refused(build, "principal complex root")
+
+
+# -- where= definitions reach every form of assume, in one line where they cannot be put in -----------------------------
+@pytest.mark.parametrize("assume", [lambda: frozenset({_WHERE_N > 5}), lambda: (c for c in [_WHERE_N > 5]),
+                                    lambda: {_WHERE_N > 5}], ids=["frozenset", "generator", "set"])
+def test_definitions_reach_the_assumptions_however_they_are_given(assume):
+    # a frozenset assume skipped the definitions: "n a = 4a where n = 3, n > 5" was refuted at n = 18
+    refused(lambda: free("sound.where_assume_kind", _WHERE_N * a, 4 * a, assume=assume(), where={_WHERE_N: 3}),
+            "false with the where= definitions")
+
+
+@pytest.mark.parametrize("assume, where", [
+    (lambda: [1 / _WHERE_N > 0], lambda: {_WHERE_N: 0}),  # SymPy's TypeError: Invalid comparison of non-real zoo
+    (lambda: [_RW_F(a, b) > 0], lambda: {_RW_F: sp.Lambda(t, 2 * t)}),  # BadArgumentsError: 2 arguments
+    (lambda: [sp.Trace(sp.MatrixSymbol("A_rw", 2, 2)) > 0],
+     lambda: {sp.MatrixSymbol("A_rw", 2, 2): sp.ImmutableMatrix([[1, 2, 3], [4, 5, 6]])}),  # not of its shape
+], ids=["zoo", "arity", "shape"])
+def test_definitions_that_cannot_be_put_into_an_assumption_are_refused_in_one_line(assume, where):
+    refused(lambda: free("sound.where_assume_raw", _WHERE_N * a + _RW_F(a), 4 * a, assume=assume(), where=where()),
+            "where")
+
+
+# -- an IndexedBase entry as a whole side -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("build", [
+    # its shape raised IndexException ("Range is not defined for all indices")
+    lambda y: free("sound.indexed_side", (y[1] ** 2 + y[1]) / (y[1] + 1), y[1]).prove(),
+    lambda y: chain("sound.indexed_step", (y[1] ** 2 + y[1]) / (y[1] + 1), expect=None).step(y[1], "rational"),
+    lambda y: free("sound.indexed_sides", y[1], y[2]).decide(),
+], ids=["claim", "chain", "both"])
+def test_an_indexed_entry_as_a_side_gets_a_verdict(build):
+    c = build(sp.IndexedBase("yv", real=True))
+    assert c.verdict in (U, R), c.evidence.detail  # (needs y₁ + 1 ≠ 0; y₁ = y₂ is false)

@@ -29,7 +29,8 @@ def _shape_text(shape) -> str:
 def _disagree(first, second) -> tuple[str, str] | None:
     """The two shapes, as text, when two expressions cannot be equal for their shapes: two matrices whose sizes
     differ, or an explicit matrix and a scalar (which SymPy cannot even subtract)."""
-    one, two = getattr(first, "shape", None), getattr(second, "shape", None)
+    one, two = (e.shape if isinstance(e, (sp.MatrixBase, MatrixExpr)) else None for e in (first, second))  # (y[1]
+    # of an IndexedBase has a shape that raises)
     if one is not None and two is not None:
         if all(_same_size(p, q) for p, q in zip(one, two)):
             return None

@@ -633,14 +633,19 @@ def _defined_assumptions(where, assume, definitions) -> tuple:
     """``assume`` with the ``where=`` definitions put in: ``n > 5`` where ``n = 3`` is no assumption about another n
     (the witness search took one, n = 21, and printed it beside a residual worked out at n = 3). One that becomes
     false is refused: the claim would say nothing; one that becomes true is dropped."""
-    if isinstance(assume, (sp.Basic, bool)) or not isinstance(assume, (list, tuple, set)):
+    if isinstance(assume, (sp.Basic, bool, str, dict)) or not hasattr(assume, "__iter__"):
         return assume  # (refused, in one line, by the statement's own check)
     out = []
-    for cond in assume:
+    for cond in list(assume):  # (a frozenset or a generator too)
         if not isinstance(cond, sp.Basic):
             out.append(cond)
             continue
-        held = _witness.evaluate_at(cond, definitions)
+        try:
+            held = _witness.evaluate_at(cond, definitions)
+        except (ValueError, TypeError, ArithmeticError, sp.ShapeError) as exc:  # SymPy's own, in one line
+            said = " ".join(str(exc).split()) or type(exc).__name__
+            raise ValueError(f"{where}: where: the definitions cannot be put into the assumption {sp.sstr(cond)} "
+                             f"({shorten(said, 100)})") from None
         if held is sp.false:
             raise ValueError(f"{where}: the assumption {sp.sstr(cond)} is false with the where= definitions put in: "
                              f"the claim would say nothing")
@@ -687,7 +692,7 @@ def _same_size(p, q) -> bool:
 
 def _same_shape(where, lhs, rhs) -> None:
     """Both sides must have one shape: scalars, or matrices whose sizes agree for every value of their symbols."""
-    lshape, rshape = getattr(lhs, "shape", None), getattr(rhs, "shape", None)
+    lshape, rshape = (e.shape if isinstance(e, (sp.MatrixBase, MatrixExpr)) else None for e in (lhs, rhs))
     if lshape is None and rshape is None:
         return
     if lshape is None or rshape is None or not all(_same_size(p, q) for p, q in zip(lshape, rshape)):

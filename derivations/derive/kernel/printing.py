@@ -593,7 +593,7 @@ def _domain(sym) -> str:
     where its assumptions are exactly the symbol's, else the declaration as given (an odd prime is no "prime", a
     transcendental no "ℝ ∖ ℚ", a complex ``w ≠ 0`` no "any")."""
     found = _domain_read(sym)
-    if sp.Dummy("x", **_KEYWORDS(found)).assumptions0 == sym.assumptions0:
+    if sp.Dummy("x", **_keywords(found)).assumptions0 == sym.assumptions0:
         return found
     # a declaration the sets above do not say exactly (transcendental; an odd prime; zero; a complex w ≠ 0): as given
     given = getattr(sym, "_assumptions_orig", None) or getattr(sym, "_kwargs", None) or {}
@@ -613,7 +613,7 @@ def _domain_read(sym) -> str:
     return sign or ("real" if sym.is_real else "any")
 
 
-def _KEYWORDS(domain: str) -> dict:
+def _keywords(domain: str) -> dict:
     """The assumptions that make a symbol range over exactly ``domain`` (an answer of :func:`_domain`)."""
     if domain in ("any", "real"):
         return {} if domain == "any" else {"real": True}
@@ -667,7 +667,7 @@ def _codomain_tex(f) -> str:
     if domain in ("prime", "composite") or domain.startswith("declared "):
         held = [k for k in _SAID if declared.get(k)] or [f"not {k}" for k in _SAID if declared.get(k) is False]
         said = ", ".join(held[:3]) + (", …" if len(held) > 3 else "")  # (SymPy keeps every derived fact of it)
-        return rf"\mathbb{{C}}\ \text{{(declared {said})}}"
+        return rf"\mathbb{{C}}\ \text{{(declared {said})}}" if said else r"\mathbb{C}"  # (complex, finite)
     if domain == "nonzero":
         return r"\mathbb{R} \setminus \{0\}"
     if domain in _SIGNS:
@@ -796,9 +796,11 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     for shape, names in by_shape.items():
         parts.append(", ".join(names) + rf" \in \mathbb{{R}}^{{{printer._print(shape[0])} \times {printer._print(shape[1])}}}")
     parts += [printer._print(c) for c in assume]
-    if size_syms:
-        names = ", ".join(printer._print(s) for s in size_syms)
-        parts.append(rf"\text{{all sizes }} {names} \geq 1")
+    if size_syms:  # each from the least its declaration allows: a size declared nonnegative may be 0
+        for least in (1, 0):
+            names = ", ".join(printer._print(s) for s in size_syms if (s.is_positive is True) == (least == 1))
+            if names:
+                parts.append(rf"\text{{all sizes }} {names} \geq {least}")
         text = "every size"
     elif concrete:
         text = ", ".join(f"{k}={concrete[k]}" for k in ("d", "m", "n", "r") if k in concrete)

@@ -814,14 +814,17 @@ def _delta_term(term, t, lo, hi):
     ``term`` does not depend on ``t``); ``None`` otherwise."""
     if not term.has(t):
         return term * (hi - lo + 1)  # also for a reversed range, by Karr's convention: -(lo - 1 - hi) terms
+    bound = bound_symbols(term)
+    if t in bound:
+        return None  # a part binds t again: putting a value for it there would change that part
     for f in sp.Mul.make_args(term):
         base = f.base if isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp > 0 else f
-        if not isinstance(base, sp.KroneckerDelta):
+        if not isinstance(base, sp.KroneckerDelta) or len(base.args) != 2:  # (δ over a range of its own: not read)
             continue
         for this, other in (base.args, base.args[::-1]):
-            if this == t and not other.has(t) and other.is_integer is True \
+            if this == t and not other.has(t) and other.is_integer is True and not other.free_symbols & bound \
                     and (other - lo).is_nonnegative is True and (hi - other).is_nonnegative is True:
-                return term.xreplace({t: other})  # every other term of the range is zero
+                return term.xreplace({t: other})  # every other term of the range is zero; captures nothing bound
     return None
 
 

@@ -510,6 +510,7 @@ def _cases_zero(expr, depth: int, split_on: list) -> int:
     if not cores or depth == 0:
         return 0
     bound = bound_symbols(expr)  # a symbol a sum also binds is not put a value for (it would meet its limits)
+    bound |= {s for m in expr.atoms(MatrixExpr) for d in m.shape for s in sp.sympify(d).free_symbols}  # nor a size
     pick = next((found for found in map(_linear_in, cores) if found is not None and found[0] not in bound), None)
     if pick is None:
         return 0
@@ -563,7 +564,10 @@ CASES_MAX = 3
 
 
 def _selected(delta, t):
-    """The index ``δ(t + a, c)`` selects, ``c - a``, when ``a`` and ``c`` are integers free of ``t``; else ``None``."""
+    """The index ``δ(t + a, c)`` selects, ``c - a``, when ``a`` and ``c`` are integers free of ``t``; else ``None``
+    (also for SymPy's δ over a range of its own, ``δ(0, i, (0, n − 1))``, an entry of ``Identity(n)``)."""
+    if len(delta.args) != 2:
+        return None
     for this, other in (delta.args, delta.args[::-1]):
         offset = this - t
         if not offset.has(t) and not other.has(t) and offset.is_integer is True and other.is_integer is True:
@@ -676,8 +680,8 @@ def _read_under(expr, assume):
 
     known, bound = {}, bound_symbols(expr)
     for delta in expr.atoms(sp.KroneckerDelta):
-        if delta.free_symbols & bound:
-            continue  # about the values a sum or a Lambda gives its index there, not the statement's
+        if delta.free_symbols & bound or len(delta.args) != 2:
+            continue  # about the values a sum or a Lambda gives its index there, not the statement's (or a range's δ)
         held = cases.decide(sp.Eq(*delta.args), assume)
         if held is None:
             held = cases.decide(sp.Ne(*delta.args), assume)

@@ -36,7 +36,7 @@ from .signs import closed_sign
 from .validate import require_inert_tex
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
-           "refuse_pattern_subs", "refuse_same_names", "refuse_unread_assumptions", "refuse_odd_roots", "refuse_live_names", "names_in", "check_statement",
+           "refuse_pattern_subs", "refuse_same_names", "refuse_unread_assumptions", "refuse_odd_roots", "refuse_negative_sizes", "refuse_live_names", "names_in", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -122,9 +122,21 @@ def refuse_odd_roots(where: str, expr) -> None:
     reader; so ∛(a³) = a, true as printed, was refuted at a = −1. ``sympy.real_root`` says the real root."""
     for node in _nodes(expr):
         if (isinstance(node, sp.Pow) and node.exp.is_Rational and not node.exp.is_Integer and node.exp.q % 2 == 1
-                and node.base.is_extended_real is True and node.base.is_nonnegative is not True):
+                and node.base.is_extended_real is not False and node.base.is_nonnegative is not True):  # (a plain
+            # symbol, or σ(a) of an undeclared σ: printed "for every σ: ℝ → ℝ", it may be a negative real)
             raise ValueError(f"{where}: {sp.sstr(node)} is SymPy's principal complex root where its base is negative, "
                              f"not the real root it prints as; use sympy.real_root, or a base known to be ≥ 0")
+
+
+def refuse_negative_sizes(where: str, expr) -> None:
+    """Raise ValueError for a matrix expression whose size may be negative (``Identity(n)`` for an ``n`` declared
+    only an integer): there is no such matrix, so ``tr(I_n) = n`` would be proved "for n ∈ ℤ", false at n = −1."""
+    for node in _nodes(expr):
+        if isinstance(node, MatrixExpr) and not isinstance(node, sp.MatrixBase):
+            for size in node.shape:
+                if sp.sympify(size).is_nonnegative is not True:
+                    raise ValueError(f"{where}: the size {sp.sstr(size)} of {_short(node)} may be negative; declare its "
+                                     f"symbols nonnegative (or positive) integers")
 
 
 def _depth(expr, limit) -> int:
@@ -331,6 +343,7 @@ def check_statement(where: str, *exprs) -> None:
         refuse_inexact(where, expr)
         refuse_undefined(where, expr)
         refuse_odd_roots(where, expr)
+        refuse_negative_sizes(where, expr)
         refuse_loose_indices(where, expr)
         refuse_pattern_subs(where, expr)
         items = list(expr) if isinstance(expr, sp.MatrixBase) else [expr]

@@ -207,7 +207,10 @@ def function_problem(f, value, applied_in=None) -> str | None:
     real = _real_arguments(f, applied_in)
     t = sp.Dummy("t", real=True) if real else sp.Dummy("t")
     body = value(t)
-    for prop, wanted in _function_facts(f).items():
+    facts = _function_facts(f)
+    if real and not facts:  # declared nothing: the scope says "every f: ℝ → ℝ", so a witness is real-valued
+        facts = {"real": True}  # (|f(a)|² = f(a)² was refuted at f := i, true for every real f)
+    for prop, wanted in facts.items():
         if getattr(body, f"is_{prop}", None) is not wanted:
             said = prop if wanted else f"not {prop}"
             at = "a real" if real else "a complex"

@@ -472,7 +472,7 @@ def row_of(M, j):
     Q[j, 2]
     """
     require_matrix("row_of", "M", M)
-    return RowOf(M, sp.sympify(j))
+    return RowOf(M, _within("row_of", "row", sp.sympify(j), M.rows))
 
 
 def column_of(M, t):
@@ -484,7 +484,15 @@ def column_of(M, t):
     C[1, t]
     """
     require_matrix("column_of", "M", M)
-    return ColumnOf(M, sp.sympify(t))
+    return ColumnOf(M, _within("column_of", "column", sp.sympify(t), M.cols))
+
+
+def _within(where, what, at, size):
+    """``at``, refused when it is an index past the matrix's ``size`` (or below 0) for every value of its symbols:
+    row −1, or column r of a matrix of r columns (0-based), is no part of the matrix."""
+    if (at < 0) is sp.true or (at >= size) is sp.true or (sp.sympify(size) - at).is_nonpositive is True:
+        raise ValueError(f"{where}: {what} {sp.sstr(at)} (from 0) is outside the matrix's {sp.sstr(size)} {what}s")
+    return at
 
 
 def index_sum(index, term, count):
@@ -508,6 +516,14 @@ def index_sum(index, term, count):
         raise ValueError(f"index_sum: the count {sp.sstr(count)} is not known to be an integer")
     if any(index in sp.sympify(s).free_symbols for s in term.shape) or index in count.free_symbols:
         raise ValueError(f"index_sum: the shape of term and the count must not depend on {index}")
+    for part in term.atoms(RowOf, ColumnOf):  # each row or column the sum takes is one of its matrix's
+        size = part.args[0].rows if isinstance(part, RowOf) else part.args[0].cols
+        offset = part.args[1] - index
+        if part.args[1].has(index) and (offset.has(index) or offset.is_nonnegative is not True
+                                        or (size - count - offset).is_nonnegative is not True):
+            raise ValueError(f"index_sum: {sp.sstr(part.args[1])} runs past the {sp.sstr(size)} "
+                             f"{'rows' if isinstance(part, RowOf) else 'columns'} of {sp.sstr(part.args[0])} "
+                             f"for {index} from 0 to {sp.sstr(count - 1)}")
     return IndexSum(index, term, count)
 
 
