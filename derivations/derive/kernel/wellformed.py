@@ -36,7 +36,7 @@ from .signs import closed_sign
 from .validate import require_inert_tex
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
-           "refuse_pattern_subs", "refuse_same_names", "refuse_unread_assumptions", "refuse_odd_roots", "refuse_negative_sizes", "refuse_live_names", "names_in", "check_statement",
+           "refuse_pattern_subs", "refuse_same_names", "refuse_unread_assumptions", "refuse_odd_roots", "refuse_live_names", "names_in", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -128,17 +128,6 @@ def refuse_odd_roots(where: str, expr) -> None:
                              f"not the real root it prints as; use sympy.real_root, or a base known to be ≥ 0")
 
 
-def refuse_negative_sizes(where: str, expr) -> None:
-    """Raise ValueError for a matrix expression whose size may be negative (``Identity(n)`` for an ``n`` declared
-    only an integer): there is no such matrix, so ``tr(I_n) = n`` would be proved "for n ∈ ℤ", false at n = −1."""
-    for node in _nodes(expr):
-        if isinstance(node, MatrixExpr) and not isinstance(node, sp.MatrixBase):
-            for size in node.shape:
-                if sp.sympify(size).is_nonnegative is not True:
-                    raise ValueError(f"{where}: the size {sp.sstr(size)} of {_short(node)} may be negative; declare its "
-                                     f"symbols nonnegative (or positive) integers")
-
-
 def _depth(expr, limit) -> int:
     """The nesting depth of ``expr``, counted without recursion (stops at ``limit + 1``)."""
     deepest, stack = 0, [(expr, 1)]
@@ -157,7 +146,7 @@ _INDEX_FACTS = ("positive", "negative", "zero", "nonzero", "nonnegative", "nonpo
 
 
 def refuse_loose_indices(where: str, expr) -> None:
-    """Raise ValueError for a matrix expression whose size is not known to be an integer, and for a sum or product
+    """Raise ValueError for a matrix expression whose size is not known to be a nonnegative integer, and for a sum or product
     (``Sum``, ``Product``, or a form that binds an index, such as derive's ``IndexSum`` with its ``term_count``)
     whose index is not read as the limits make it: a limit (or a count) that is not known to be an integer (the
     index runs over ``a, a + 1, …``: over ``1/2, 3/2, …`` for ``a = 1/2``, where the kernel's integer index would make
@@ -176,6 +165,9 @@ def refuse_loose_indices(where: str, expr) -> None:
                 if sp.sympify(size).is_integer is not True:
                     raise ValueError(f"{where}: the size {sp.sstr(size)} of {_short(node)} is not known to be an "
                                      f"integer; a matrix has a whole number of rows and columns")
+                if sp.sympify(size).is_nonnegative is not True:  # (tr I_n = n was proved "for n ∈ ℤ": no n = −1)
+                    raise ValueError(f"{where}: the size {sp.sstr(size)} of {_short(node)} may be negative; declare its "
+                                     f"symbols nonnegative (or positive) integers")
         count = getattr(node, "term_count", None) if getattr(node, "bound_symbols", None) else None
         if count is not None and sp.sympify(count).is_integer is not True:
             raise ValueError(f"{where}: the count {sp.sstr(count)} of {_short(node)} is not known to be an integer; "
@@ -343,7 +335,6 @@ def check_statement(where: str, *exprs) -> None:
         refuse_inexact(where, expr)
         refuse_undefined(where, expr)
         refuse_odd_roots(where, expr)
-        refuse_negative_sizes(where, expr)
         refuse_loose_indices(where, expr)
         refuse_pattern_subs(where, expr)
         items = list(expr) if isinstance(expr, sp.MatrixBase) else [expr]
