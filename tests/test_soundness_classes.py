@@ -4681,3 +4681,30 @@ def test_definitions_that_cannot_be_put_into_an_assumption_are_refused_in_one_li
 def test_an_indexed_entry_as_a_side_gets_a_verdict(build):
     c = build(sp.IndexedBase("yv", real=True))
     assert c.verdict in (U, R), c.evidence.detail  # (needs y₁ + 1 ≠ 0; y₁ = y₂ is false)
+
+
+# -- a nested undeclared function, and an exponent 1/m that may be an odd root -------------------------------------------
+_NF_G = sp.Function("g_nf")
+_NF_M = sp.Symbol("m_nf", integer=True, positive=True, odd=True)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # |f(g(a))|² = f(g(a))², printed "for every f, g: ℝ → ℝ", was refuted at f := i·t (g(a) read as complex)
+    (sp.Abs(_RW_F(_NF_G(a))) ** 2, _RW_F(_NF_G(a)) ** 2),
+    (sp.Abs(_RW_F(_NF_G(a) + 1)) ** 2, _RW_F(_NF_G(a) + 1) ** 2),
+    (sp.Abs(_RW_F(_RW_F(a))) ** 2, _RW_F(_RW_F(a)) ** 2),
+], ids=["nested", "shifted", "twice"])
+def test_a_witness_for_an_undeclared_function_applied_at_its_own_kind_is_real_valued(lhs, rhs):
+    c = free("sound.real_witness_nested", lhs, rhs)
+    refused(lambda: c.refute(witness={a: 1, _RW_F: sp.Lambda(t, sp.I * t), _NF_G: sp.Lambda(t, t)}),
+            "breaks the assumption that f_rw is real")
+
+
+@pytest.mark.parametrize("build", [
+    # ((a^m)^{1/m} = a for an odd m was refuted at a = −1, m = 3 (the principal root)
+    lambda: free("sound.root_symbolic", (a**_NF_M) ** (1 / _NF_M), a),
+    lambda: free("sound.root_assumed", sp.Pow(-8, 1 / n), -2, assume=[sp.Eq(n, 3)]),
+    lambda: free("sound.root_power", a ** (2 / (2 * n + 1)), b),
+], ids=["odd_m", "assumed_m", "power"])
+def test_an_exponent_that_may_be_an_odd_root_of_a_negative_is_refused(build):
+    refused(build, "principal complex root")

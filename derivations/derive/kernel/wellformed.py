@@ -117,13 +117,16 @@ def refuse_undefined(where: str, expr) -> None:
 
 
 def refuse_odd_roots(where: str, expr) -> None:
-    """Raise ValueError for an odd root (``b^{p/q}``, q odd ≥ 3) of a real base that may be negative: SymPy means
+    """Raise ValueError for an odd root (``b^{p/q}``, q odd ≥ 3, or a symbolic ``b^{1/m}`` that may be one) of a base
+    that may be a negative real: SymPy means
     the principal complex root (∛−1 = 1/2 + i√3/2), which the page prints as ``\\sqrt[3]{b}``, the real root to a
     reader; so ∛(a³) = a, true as printed, was refuted at a = −1. ``sympy.real_root`` says the real root."""
     for node in _nodes(expr):
-        if (isinstance(node, sp.Pow) and node.exp.is_Rational and not node.exp.is_Integer and node.exp.q % 2 == 1
-                and node.base.is_extended_real is not False and node.base.is_nonnegative is not True):  # (a plain
-            # symbol, or σ(a) of an undeclared σ: printed "for every σ: ℝ → ℝ", it may be a negative real)
+        if not isinstance(node, sp.Pow) or node.exp.is_integer is True or node.exp.is_Number and (
+                not node.exp.is_Rational or node.exp.q % 2 == 0):
+            continue  # (a square root of a negative is i√·, as printed; a symbolic 1/m may have an odd m)
+        if node.base.is_extended_real is not False and node.base.is_nonnegative is not True:  # (a plain symbol,
+            # or σ(a) of an undeclared σ: printed "for every σ: ℝ → ℝ", it may be a negative real)
             raise ValueError(f"{where}: {sp.sstr(node)} is SymPy's principal complex root where its base is negative, "
                              f"not the real root it prints as; use sympy.real_root, or a base known to be ≥ 0")
 

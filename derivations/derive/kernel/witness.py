@@ -204,12 +204,12 @@ def function_problem(f, value, applied_in=None) -> str | None:
         return f"{f.__name__} := {value!r:.60} is not a function: give a one-argument sp.Lambda"
     if len(value.variables) != 1:
         return f"{f.__name__} := {sp.sstr(value)} takes {len(value.variables)} arguments; {f.__name__} takes one"
-    real = _real_arguments(f, applied_in)
+    facts = _function_facts(f)
+    real = _real_arguments(f, applied_in) or not facts
     t = sp.Dummy("t", real=True) if real else sp.Dummy("t")
     body = value(t)
-    facts = _function_facts(f)
-    if real and not facts:  # declared nothing: the scope says "every f: ℝ → ℝ", so a witness is real-valued
-        facts = {"real": True}  # (|f(a)|² = f(a)² was refuted at f := i, true for every real f)
+    if not facts:  # declared nothing: the scope says "every f: ℝ → ℝ", so a witness is real-valued on ℝ
+        facts = {"real": True}  # (|f(a)|² = f(a)² was refuted at f := i, and |f(g(a))|² = … at g(a), true for real f)
     for prop, wanted in facts.items():
         if getattr(body, f"is_{prop}", None) is not wanted:
             said = prop if wanted else f"not {prop}"
