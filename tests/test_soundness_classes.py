@@ -4708,3 +4708,84 @@ def test_a_witness_for_an_undeclared_function_applied_at_its_own_kind_is_real_va
 ], ids=["odd_m", "assumed_m", "power"])
 def test_an_exponent_that_may_be_an_odd_root_of_a_negative_is_refused(build):
     refused(build, "principal complex root")
+
+
+# -- I, 0 and 1 of symbolic size print with their size, which the scope names -------------------------------------------
+_CM_N = sp.Symbol("N_cm", integer=True, nonnegative=True)
+
+
+@pytest.mark.parametrize("lhs, rhs, shown", [
+    # "det 0 = 0" was refuted at N = 0, "tr(1) = 1" at N = 2: true as a reader takes them, sizeless
+    (sp.Determinant(sp.ZeroMatrix(_CM_N, _CM_N)), 0, r"\mathbb{0}_{N_{cm} \times N_{cm}}"),
+    (sp.Trace(sp.OneMatrix(_CM_N, _CM_N)), 1, r"\mathbb{1}_{N_{cm} \times N_{cm}}"),
+    (sp.Trace(sp.HadamardProduct(sp.Identity(_CM_N), sp.OneMatrix(_CM_N, _CM_N))), 1, r"\mathbb{I}_{N_{cm}}"),
+], ids=["zero", "ones", "identity"])
+def test_a_constant_matrix_of_symbolic_size_prints_its_size(lhs, rhs, shown):
+    c = free("sound.constant_matrix", lhs, rhs).decide()
+    record = c.record()
+    assert shown in record["checked"] and r"\text{all sizes } N_{cm} \geq 0" in record["scope_tex"], record
+
+
+# -- a delta sum whose selected term lies past its matrix, a size under the sign split, a unit row past its length -------
+_DX = sp.MatrixSymbol("x_dx", n, 1)
+_DX_T = sp.Symbol("t_dx", integer=True)
+
+
+@pytest.mark.parametrize("lhs", [
+    # Σ_{t=0}^{n−1} x_t δ(t, n) = 0 raised IndexError building x[n, 0]
+    sp.Sum(_DX[_DX_T, 0] * sp.KroneckerDelta(_DX_T, n), (_DX_T, 0, n - 1)),
+    sp.Sum(_DX[_DX_T, 0] * sp.KroneckerDelta(_DX_T, n + 1), (_DX_T, 0, n - 1)),
+    sp.Sum(_DX[_DX_T, 0] * sp.KroneckerDelta(_DX_T + 1, n + 1), (_DX_T, 0, n - 1)),
+], ids=["at_n", "past_n", "shifted"])
+def test_a_delta_sum_selecting_past_its_matrix_gets_a_verdict(lhs):
+    c = free("sound.delta_past", lhs, 0).decide()
+    assert c.verdict in (P, U, C), c.evidence.detail
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # the sign split put N := −p into A's size: SymPy's ValueError
+    (lambda A: sp.Determinant(A * sp.ZeroMatrix(_CM_N, _CM_N)) * sp.Trace(A), lambda A: 0),
+    (lambda A: sp.Piecewise((1, sp.Eq(_CM_N, 0)), (0, True)) * sp.Trace(A), lambda A: 0),
+    (lambda A: sp.Max(_CM_N, 1) * sp.Trace(A), lambda A: sp.Max(_CM_N - 1, 0) * sp.Trace(A) + sp.Trace(A)),
+], ids=["det_product", "piecewise", "max"])
+def test_the_sign_split_never_puts_a_value_into_a_size(lhs, rhs):
+    A = sp.MatrixSymbol("A_ss", _CM_N, _CM_N)
+    c = free("sound.split_size", lhs(A), rhs(A)).decide()
+    assert c.verdict in (P, U, C), c.evidence.detail  # all three are true at every N ≥ 0
+
+
+@pytest.mark.parametrize("build", [
+    lambda: derive.forms.unit_row(n, 0), lambda: derive.forms.unit_row(2, 3), lambda: derive.forms.unit_row(n, n + 1),
+], ids=["zero", "past_number", "past_symbol"])
+def test_a_unit_row_past_its_length_is_refused(build):
+    # e_0 x = 0 and e_3 y = 0 (y of 2 rows) were proved, Z3 agreeing
+    refused(build, "no unit row")
+
+
+# -- ordinary statements that were refused: SymPy's own indices, a condition the declarations give -------------------------
+_OD = sp.Symbol("d_od", integer=True, positive=True)
+_OX, _OW = sp.MatrixSymbol("x_od", 1, _OD), sp.MatrixSymbol("W_od", _OD, _OD)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # "two different symbols are both named 'i_1'": the indices SymPy makes for each side's entry
+    ((_OX * _OW * _OX.T)[0, 0], (_OX * _OW.T * _OX.T)[0, 0]),
+    ((_OX * _OW)[0, 0] + (_OX * _OW.T)[0, 0], (_OX * (_OW + _OW.T))[0, 0]),
+    ((_OX * _OW * _OX.T)[0, 0] * 2, (_OX * (_OW + _OW) * _OX.T)[0, 0]),
+], ids=["quadratic_form", "sum_of_entries", "double"])
+def test_an_entry_of_a_product_at_symbolic_size_is_not_refused_for_sympys_own_indices(lhs, rhs):
+    assert free("sound.entry_indices", lhs, rhs).prove().verdict is P
+
+
+def test_a_condition_the_declarations_already_give_is_no_assumption():
+    alpha = derive.positive("alpha_od")
+    c = free("sound.assume_true", alpha * (a + 1), alpha * a + alpha, assume=[alpha > 0, a > 0])
+    assert c.assume == (a > 0,), c.assume
+
+
+@pytest.mark.parametrize("kw, says", [(dict(nonnegative=True), "nonnegative"), (dict(nonpositive=True), "nonpositive"),
+                                      (dict(negative=True), "negative")], ids=["nonnegative", "nonpositive", "negative"])
+def test_an_index_declared_with_a_sign_is_refused_naming_that_sign(kw, says):
+    k = sp.Symbol("k_od", integer=True, **kw)
+    message = refused(lambda: free("sound.index_sign", sp.Sum(a * k, (k, 1, n)), a * n), "declared")
+    assert f"declared {says}," in message, message

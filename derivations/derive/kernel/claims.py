@@ -116,8 +116,11 @@ class Statement:
         if isinstance(assume, sp.Basic):
             raise TypeError(f"{where}: assume must be a list of conditions, got a single {type(assume).__name__}; "
                             f"write assume=[{sp.sstr(assume)}]")
-        self._assume = tuple(assume or ())
-        for cond in self._assume:
+        # a condition the symbols' own assumptions already give (α > 0 for a positive α) SymPy made True: it assumes
+        # nothing, and printed "assuming True" it read as a condition an exercise does not give
+        conditions = tuple(assume or ())
+        self._assume = tuple(c for c in conditions if c is not sp.true)
+        for cond in conditions:
             if not isinstance(cond, sp.logic.boolalg.Boolean) or isinstance(cond, sp.Symbol):  # a Symbol is a Boolean
                 raise TypeError(f"{where}: assume must hold SymPy conditions such as a > 0, got {cond!r}")
             if cond is sp.false:

@@ -385,6 +385,19 @@ class DerivePrinter(LatexPrinter):
     def _print_Shown(self, expr):
         return expr._latex(self)
 
+    def _sized(self, mark, M, square):
+        size = self._print(M.rows) if square else rf"{self._print(M.rows)} \times {self._print(M.cols)}"
+        return rf"{mark}_{{{size}}}"
+
+    def _print_ZeroMatrix(self, Z):  # with its size: "det 0 = 0" was refuted at n = 0 (det of the 0×0 matrix is 1)
+        return self._sized(r"\mathbb{0}", Z, False)
+
+    def _print_OneMatrix(self, O):  # "tr(1) = 1" read as the number 1 was refuted at n = 2
+        return self._sized(r"\mathbb{1}", O, False)
+
+    def _print_Identity(self, I):
+        return self._sized(r"\mathbb{I}", I, True)
+
     def _print_Mod(self, expr, exp=None):
         """``a \\bmod b`` with a dividend that is not a symbol or a number in parentheses, and ``−(a mod b)`` with its
         own: SymPy prints ``−(x mod b)`` and ``(−x) mod b`` alike, as ``- x \\bmod b``."""
@@ -704,6 +717,10 @@ def _named(objects, assume=()) -> tuple:
     size_syms = set(symbolic)
     for M in mats:
         size_syms |= set().union(*[sp.sympify(s).free_symbols for s in M.shape])
+    for obj in objects:  # the sizes of I, 0 and 1 (of no matrix symbol) are sizes too
+        if isinstance(obj, sp.Basic):
+            size_syms |= {s for M in obj.atoms(sp.Identity, sp.ZeroMatrix, sp.OneMatrix) for d in M.shape
+                          for s in sp.sympify(d).free_symbols}
     scalars = sorted((s for s in free if s not in shown_entries and s not in size_syms and isinstance(s, sp.Symbol)),
                      key=sp.default_sort_key)  # (a free Dummy too: a variable, instantiated like any other)
     return (sorted(funcs, key=lambda f: f.__name__), scalars, sorted(mats, key=lambda M: M.name),

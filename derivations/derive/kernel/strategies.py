@@ -442,6 +442,8 @@ def sign_split(diff):
     cores = _split_arguments(diff)
     if not cores:  # None (an argument not known to be real) or nothing to split
         return None
+    if any(c.is_Symbol and c in _sizes(diff) for c in cores):  # a size: no case puts −p into a matrix's shape
+        return _by_breakpoints(diff)
     variables = [core if core.is_Symbol else sp.Dummy(f"t{k}", real=True) for k, core in enumerate(cores)]
     general = diff.xreplace({c: v for c, v in zip(cores, variables) if not c.is_Symbol})
     back = general.xreplace({v: c for v, c in zip(variables, cores) if isinstance(v, sp.Dummy)})
@@ -509,8 +511,8 @@ def _cases_zero(expr, depth: int, split_on: list) -> int:
     cores = _split_arguments(expr)
     if not cores or depth == 0:
         return 0
-    bound = bound_symbols(expr)  # a symbol a sum also binds is not put a value for (it would meet its limits)
-    bound |= {s for m in expr.atoms(MatrixExpr) for d in m.shape for s in sp.sympify(d).free_symbols}  # nor a size
+    bound = bound_symbols(expr) | _sizes(expr)  # a symbol a sum binds, or a size, is not put a value for (it would
+    # meet the sum's limits, or make a matrix of size −p)
     pick = next((found for found in map(_linear_in, cores) if found is not None and found[0] not in bound), None)
     if pick is None:
         return 0
@@ -542,6 +544,11 @@ def _independent_groups(expanded, variables):
         groups.append((terms, seen))
     ordered = [v for v in variables]
     return [(sp.Add(*terms), [v for v in ordered if v in seen]) for terms, seen in groups]
+
+
+def _sizes(expr) -> set:
+    """The symbols of the sizes of the matrix expressions in ``expr``."""
+    return {s for m in expr.atoms(MatrixExpr) for d in m.shape for s in sp.sympify(d).free_symbols}
 
 
 def _all_cases_zero(expr, variables) -> bool:
@@ -586,7 +593,12 @@ def _picked(term, t, lo, hi, bound=frozenset()):
         at = _selected(base, t)
         if at is not None and not at.free_symbols & bound:  # putting it in captures nothing a part binds
             inside = sp.And(sp.Ge(at, lo), sp.Le(at, hi))
-            value = term.xreplace({t: at})  # every other term of the range is zero
+            if inside is sp.false:
+                return sp.S.Zero
+            try:
+                value = term.xreplace({t: at})  # every other term of the range is zero
+            except IndexError:  # an entry past its matrix (x[n, 0] of an n-row x): only where the range says
+                return None
             return value if inside is sp.true else sp.Piecewise((value, inside), (sp.S.Zero, True))
     return None
 

@@ -195,7 +195,9 @@ def refuse_loose_indices(where: str, expr) -> None:
         for index in indices:
             if index.is_integer is False:
                 raise ValueError(f"{where}: the index {index} of {_short(node)} is declared not an integer")
-            said = [fact for fact in _INDEX_FACTS if getattr(index, f"is_{fact}") is not None]
+            said = [fact if getattr(index, f"is_{fact}") else f"not {fact}" for fact in _INDEX_FACTS
+                    if getattr(index, f"is_{fact}") is not None]
+            said = [f for f in said if not f.startswith("not ")] or said  # (nonnegative, not "not negative")
             if said:
                 raise ValueError(f"{where}: the index {index} of {_short(node)} is declared {said[0]}, but it takes "
                                  f"the values its limits give it; declare it sp.Symbol({str(index)!r}, integer=True)")
@@ -437,11 +439,16 @@ def names_in(*exprs) -> set:
             if isinstance(item, sp.Basic):
                 found |= item.free_symbols | {f.func for f in item.atoms(AppliedUndef)}
                 for node in _nodes(item):
-                    if isinstance(node, ExprWithLimits):
-                        found |= {lim[0] for lim in node.limits}
+                    if isinstance(node, ExprWithLimits):  # (not the plain dummies SymPy makes for an entry of a
+                        # product, i_1 in (x W xᵀ)₁₁ on each side: each bound in a sum of its own, printed alike)
+                        found |= {lim[0] for lim in node.limits if not _made(lim[0])}
                     elif isinstance(node, MatrixExpr) and getattr(node, "bound_symbols", None):
                         found |= set(node.bound_symbols)
     return {s for s in found if isinstance(s, (sp.Symbol, sp.MatrixSymbol, UndefinedFunction, sp.Indexed))}
+
+
+def _made(index) -> bool:
+    return isinstance(index, sp.Dummy) and index.assumptions0 == {"commutative": True}
 
 
 def denominators(expr) -> list:

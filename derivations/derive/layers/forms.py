@@ -442,6 +442,9 @@ def unit_row(n, at):
     KroneckerDelta(3, i)
     """
     n, at = _size("unit_row", n), _index("unit_row", at)
+    if (at < 1) is sp.true or (at > n) is sp.true or (at - 1).is_nonnegative is not True or (n - at).is_nonnegative is False:
+        raise ValueError(f"unit_row: e_{sp.sstr(at)} is no unit row of length {sp.sstr(n)} (from 1): its index must be "
+                         f"known to be at least 1, and not past {sp.sstr(n)}")
     return UnitRow(1, n, sp.Lambda((_A, _B), sp.KroneckerDelta(_B + 1, at)))
 
 
