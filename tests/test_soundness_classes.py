@@ -4763,18 +4763,18 @@ def test_a_unit_row_past_its_length_is_refused(build):
 
 
 # -- ordinary statements that were refused: SymPy's own indices, a condition the declarations give -------------------------
-_OD = sp.Symbol("d_od", integer=True, positive=True)
-_OX, _OW = sp.MatrixSymbol("x_od", 1, _OD), sp.MatrixSymbol("W_od", _OD, _OD)
-
-
-@pytest.mark.parametrize("lhs, rhs", [
-    # "two different symbols are both named 'i_1'": the indices SymPy makes for each side's entry
-    ((_OX * _OW * _OX.T)[0, 0], (_OX * _OW.T * _OX.T)[0, 0]),
-    ((_OX * _OW)[0, 0] + (_OX * _OW.T)[0, 0], (_OX * (_OW + _OW.T))[0, 0]),
-    ((_OX * _OW * _OX.T)[0, 0] * 2, (_OX * (_OW + _OW) * _OX.T)[0, 0]),
-], ids=["quadratic_form", "sum_of_entries", "double"])
-def test_an_entry_of_a_product_at_symbolic_size_is_not_refused_for_sympys_own_indices(lhs, rhs):
-    assert free("sound.entry_indices", lhs, rhs).prove().verdict is P
+@pytest.mark.parametrize("build", [
+    # SymPy's own index i_1 of (e eᵀ)₁₁ printed as a user's i_1: Σ_{i₁} δ_{i₁ i₁} = [i₁ ≤ n] was proved, Z3 agreeing
+    lambda: (lambda i: free("sound.own_index", (derive.forms.unit_row(n, i) * derive.forms.unit_row(n, i).T)[0, 0],
+                            sp.Piecewise((1, i <= n), (0, True))))(sp.Symbol("i_1", integer=True, positive=True)),
+    # a user's own plain Dummy index beside a free symbol of its name: Σ_k k·k = k Σ_k k was proved
+    lambda: (lambda kd, k: free("sound.own_dummy", sp.Sum(kd * k, (kd, 1, n)), k * sp.Sum(kd, (kd, 1, n))))(
+        sp.Dummy("k_od"), sp.Symbol("k_od", integer=True)),
+    lambda: (lambda kd, k: free("sound.own_dummy2", sp.Sum(kd * k, (kd, 1, n)), sp.Sum(kd**2, (kd, 1, n))))(
+        sp.Dummy("k_od"), sp.Symbol("k_od", integer=True)),
+], ids=["sympys_index", "dummy_times_free", "dummy_square"])
+def test_a_bound_index_printed_like_another_symbol_is_refused(build):
+    refused(build, "both named|both print")
 
 
 def test_a_condition_the_declarations_already_give_is_no_assumption():
@@ -4789,3 +4789,12 @@ def test_an_index_declared_with_a_sign_is_refused_naming_that_sign(kw, says):
     k = sp.Symbol("k_od", integer=True, **kw)
     message = refused(lambda: free("sound.index_sign", sp.Sum(a * k, (k, 1, n)), a * n), "declared")
     assert f"declared {says}," in message, message
+
+
+@pytest.mark.parametrize("make", [lambda d: sp.Identity(d), lambda d: sp.ZeroMatrix(d, d), lambda d: sp.OneMatrix(d, d)],
+                         ids=["identity", "zero", "ones"])
+def test_a_symbol_in_the_size_of_a_constant_matrix_is_no_size_unless_it_is_the_size(make):
+    # tr(I_{j²}) + j = j² + |j| was printed "for all sizes j ≥ 0" and refuted at j = −1, outside what it printed
+    j = sp.Symbol("j_cs", integer=True)
+    c = free("sound.size_expression", sp.Trace(make(j**2)) + j, j**2 + sp.Abs(j) + sp.Trace(make(j**2)) - j**2)
+    assert r"	ext{all sizes } j" not in c.record()["scope_tex"] and r"j_{cs} \in \mathbb{Z}" in c.record()["scope_tex"]

@@ -439,16 +439,11 @@ def names_in(*exprs) -> set:
             if isinstance(item, sp.Basic):
                 found |= item.free_symbols | {f.func for f in item.atoms(AppliedUndef)}
                 for node in _nodes(item):
-                    if isinstance(node, ExprWithLimits):  # (not the plain dummies SymPy makes for an entry of a
-                        # product, i_1 in (x W xᵀ)₁₁ on each side: each bound in a sum of its own, printed alike)
-                        found |= {lim[0] for lim in node.limits if not _made(lim[0])}
+                    if isinstance(node, ExprWithLimits):
+                        found |= {lim[0] for lim in node.limits}
                     elif isinstance(node, MatrixExpr) and getattr(node, "bound_symbols", None):
                         found |= set(node.bound_symbols)
     return {s for s in found if isinstance(s, (sp.Symbol, sp.MatrixSymbol, UndefinedFunction, sp.Indexed))}
-
-
-def _made(index) -> bool:
-    return isinstance(index, sp.Dummy) and index.assumptions0 == {"commutative": True}
 
 
 def denominators(expr) -> list:
