@@ -706,21 +706,21 @@ def _named(objects, assume=()) -> tuple:
     objects = [o for o in objects if o is not None]
     symbolic, _ = sizes_of(objects)
     shown_entries, mats, funcs, free = set(), set(), set(), set()
+    size_syms = set(symbolic)
     for obj in objects:
         shown_entries |= _entries(obj)
         mats |= _matrix_symbols(obj)
         if isinstance(obj, sp.Basic):
             free |= obj.free_symbols
             funcs |= {f.func for f in obj.atoms(AppliedUndef)}
-    for cond in assume:
-        free |= cond.free_symbols
-    size_syms = set(symbolic)
-    for M in mats:
-        size_syms |= set().union(*[sp.sympify(s).free_symbols for s in M.shape])
-    for obj in objects:  # the sizes of I, 0 and 1 (of no matrix symbol) are sizes too, where a size is a symbol (j
-        if isinstance(obj, sp.Basic):  # in I_{j²} is no size: it may be negative, and a witness may take it so)
+            # the sizes of I, 0 and 1 (of no matrix symbol) are sizes too, where a size is a symbol (j in I_{j²} is
+            # no size: it may be negative, and a witness may take it so)
             size_syms |= {d for M in obj.atoms(sp.Identity, sp.ZeroMatrix, sp.OneMatrix) for d in M.shape
                           if isinstance(d, sp.Symbol)}
+    for cond in assume:
+        free |= cond.free_symbols
+    for M in mats:
+        size_syms |= set().union(*[sp.sympify(s).free_symbols for s in M.shape])
     scalars = sorted((s for s in free if s not in shown_entries and s not in size_syms and isinstance(s, sp.Symbol)),
                      key=sp.default_sort_key)  # (a free Dummy too: a variable, instantiated like any other)
     return (sorted(funcs, key=lambda f: f.__name__), scalars, sorted(mats, key=lambda M: M.name),

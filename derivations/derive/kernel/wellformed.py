@@ -36,7 +36,7 @@ from .signs import closed_sign
 from .validate import require_inert_tex
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
-           "refuse_pattern_subs", "refuse_same_names", "refuse_unread_assumptions", "refuse_odd_roots", "refuse_live_names", "names_in", "check_statement",
+           "refuse_pattern_subs", "refuse_same_names", "refuse_unread_assumptions", "refuse_live_names", "names_in", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -105,7 +105,8 @@ def refuse_inexact(where: str, expr) -> None:
 
 def refuse_undefined(where: str, expr) -> None:
     """Raise ValueError for ``nan``, ``zoo``, ``±oo``, ranges (``AccumBounds``) and empty matrices: they are no
-    values to compare."""
+    values to compare; and for an odd root of a base that may be a negative real (:func:`_odd_root`), whose value is
+    not the one it prints as."""
     if isinstance(expr, (sp.MatrixBase, MatrixExpr)) and 0 in expr.shape:
         raise ValueError(f"{where}: an empty {expr.shape[0]}x{expr.shape[1]} matrix states nothing")
     for node in _nodes(expr):
@@ -114,21 +115,21 @@ def refuse_undefined(where: str, expr) -> None:
         if isinstance(node, sp.AccumBounds):  # (what SymPy gives for the limit of sin(1/x) at 0, say)
             raise ValueError(f"{where}: {sp.sstr(node)} is a range of values, not a number; a claim compares "
                              f"defined values")
-
-
-def refuse_odd_roots(where: str, expr) -> None:
-    """Raise ValueError for an odd root (``b^{p/q}``, q odd ≥ 3, or a symbolic ``b^{1/m}`` that may be one) of a base
-    that may be a negative real: SymPy means
-    the principal complex root (∛−1 = 1/2 + i√3/2), which the page prints as ``\\sqrt[3]{b}``, the real root to a
-    reader; so ∛(a³) = a, true as printed, was refuted at a = −1. ``sympy.real_root`` says the real root."""
-    for node in _nodes(expr):
-        if not isinstance(node, sp.Pow) or node.exp.is_integer is True or node.exp.is_Number and (
-                not node.exp.is_Rational or node.exp.q % 2 == 0):
-            continue  # (a square root of a negative is i√·, as printed; a symbolic 1/m may have an odd m)
-        if node.base.is_extended_real is not False and node.base.is_nonnegative is not True:  # (a plain symbol,
-            # or σ(a) of an undeclared σ: printed "for every σ: ℝ → ℝ", it may be a negative real)
+        if _odd_root(node):
             raise ValueError(f"{where}: {sp.sstr(node)} is SymPy's principal complex root where its base is negative, "
                              f"not the real root it prints as; use sympy.real_root, or a base known to be ≥ 0")
+
+
+def _odd_root(node) -> bool:
+    """Whether ``node`` is an odd root (``b^{p/q}``, q odd ≥ 3, or a symbolic ``b^{1/m}`` that may be one) of a base
+    that may be a negative real (a plain symbol, or σ(a) of an undeclared σ, printed "for every σ: ℝ → ℝ"): SymPy
+    means the principal complex root (∛−1 = 1/2 + i√3/2), which the page prints as ``\\sqrt[3]{b}``, the real root to a
+    reader; so ∛(a³) = a, true as printed, was refuted at a = −1. ``sympy.real_root`` says the real root. (A square
+    root of a negative is i√·, as printed.)"""
+    if not isinstance(node, sp.Pow) or node.exp.is_integer is True or node.exp.is_Number and (
+            not node.exp.is_Rational or node.exp.q % 2 == 0):
+        return False
+    return node.base.is_extended_real is not False and node.base.is_nonnegative is not True
 
 
 def _depth(expr, limit) -> int:
@@ -339,7 +340,6 @@ def check_statement(where: str, *exprs) -> None:
     for expr in exprs:
         refuse_inexact(where, expr)
         refuse_undefined(where, expr)
-        refuse_odd_roots(where, expr)
         refuse_loose_indices(where, expr)
         refuse_pattern_subs(where, expr)
         items = list(expr) if isinstance(expr, sp.MatrixBase) else [expr]

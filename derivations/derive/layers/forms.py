@@ -442,7 +442,7 @@ def unit_row(n, at):
     KroneckerDelta(3, i)
     """
     n, at = _size("unit_row", n), _index("unit_row", at)
-    if (at < 1) is sp.true or (at > n) is sp.true or (at - 1).is_nonnegative is not True or (n - at).is_nonnegative is False:
+    if (at - 1).is_nonnegative is not True or (n - at).is_negative:
         raise ValueError(f"unit_row: e_{sp.sstr(at)} is no unit row of length {sp.sstr(n)} (from 1): its index must be "
                          f"known to be at least 1, and not past {sp.sstr(n)}")
     return UnitRow(1, n, sp.Lambda((_A, _B), sp.KroneckerDelta(_B + 1, at)))
@@ -493,7 +493,7 @@ def column_of(M, t):
 def _within(where, what, at, size):
     """``at``, refused when it is an index past the matrix's ``size`` (or below 0) for every value of its symbols:
     row −1, or column r of a matrix of r columns (0-based), is no part of the matrix."""
-    if (at < 0) is sp.true or (at >= size) is sp.true or (sp.sympify(size) - at).is_nonpositive is True:
+    if at.is_negative or (sp.sympify(size) - at).is_nonpositive:
         raise ValueError(f"{where}: {what} {sp.sstr(at)} (from 0) is outside the matrix's {sp.sstr(size)} {what}s")
     return at
 
