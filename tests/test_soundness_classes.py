@@ -16,6 +16,7 @@ import sympy as sp
 import derive
 from derive import Verdict, claim, chain, rules
 from derive.kernel.budget import OutOfTime, time_budget
+from verdicts import free, refused
 
 P, R, C, U = Verdict.PROVED, Verdict.REFUTED, Verdict.CHECKED, Verdict.UNPROVEN
 SIGMA = derive.sigma
@@ -29,18 +30,6 @@ iu = sp.Symbol("iu", imaginary=True)
 n, m = sp.symbols("n m", integer=True, positive=True)
 #: a true claim whose two sides are built apart (sides that are one expression are refused)
 SQUARE = ((a + b) ** 2, a**2 + 2 * a * b + b**2)
-
-
-def free(identifier, lhs, rhs, **kw):
-    return claim(identifier, lhs, rhs, expect=None, **kw)
-
-
-def refused(build, match: str) -> str:
-    """``build()`` raises ValueError matching ``match``, in one line; its message."""
-    with pytest.raises(ValueError, match=match) as info:
-        build()
-    assert "\n" not in str(info.value)
-    return str(info.value)
 
 
 def never_proved(identifier, lhs, rhs, **kw):

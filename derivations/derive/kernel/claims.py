@@ -779,6 +779,12 @@ def definitions_of(at, where, lhs, rhs) -> tuple:
             problem = _witness.instance_problem(key, value)
             if problem is not None:
                 raise ValueError(f"{at}: where: {problem}")
+        elif isinstance(key, UndefinedFunction) and len(value.variables) == 1 and _witness.function_facts(key):
+            # so must a function's (σ declared real is real at every real argument: σ := t ↦ t·√(3 − t) is not,
+            # and a witness at t = 4 refuted with a complex residual what holds wherever σ is real)
+            problem = _witness.function_problem(key, value, (lhs, rhs))
+            if problem is not None:
+                raise ValueError(f"{at}: where: {problem}")
         out.append((key, value))
     _refuse_mentions(at, out)
     return tuple(out)

@@ -648,8 +648,8 @@ def _domain_tex(domain: str) -> str:
     """How :func:`_domain`'s answer is printed after the symbols: ``\\in \\mathbb{Z}_{> 0}``, ``> 0``, ``\\in 2\\mathbb{Z}``."""
     if domain in ("prime", "composite") or domain.startswith("declared "):
         return rf"\text{{ {domain}}}"
-    if domain == "any":
-        return ""
+    if domain == "any":  # declared nothing: SymPy reads it as complex, and so is the statement claimed
+        return r"\in \mathbb{C}"
     if domain == "real":
         return r"\in \mathbb{R}"
     sign, _, kind = domain.rpartition(" ") if domain.split()[-1] in _SETS else (domain, "", "")
@@ -721,10 +721,25 @@ def _named(objects, assume=()) -> tuple:
         free |= cond.free_symbols
     for M in mats:
         size_syms |= set().union(*[sp.sympify(s).free_symbols for s in M.shape])
+    # "all sizes n ≥ 0" says every whole number: only for a symbol that is a whole size and declared just so; any
+    # other (m in n − m, an even n, a nonzero one) is printed as it is declared, as a scalar is
+    plain = [s for s in size_syms if isinstance(s, sp.Symbol) and _domain(s) in _SIZES
+             and any(s in getattr(M, "shape", ()) for M in (*mats, *_sized(objects)))]
+    free |= size_syms - set(plain)
+    size_syms = set(plain)
     scalars = sorted((s for s in free if s not in shown_entries and s not in size_syms and isinstance(s, sp.Symbol)),
                      key=sp.default_sort_key)  # (a free Dummy too: a variable, instantiated like any other)
     return (sorted(funcs, key=lambda f: f.__name__), scalars, sorted(mats, key=lambda M: M.name),
             sorted(size_syms, key=lambda s: s.name))
+
+
+#: the declarations "all sizes n ≥ 0" and "all sizes n ≥ 1" say exactly
+_SIZES = ("nonnegative integer", "positive integer")
+
+
+def _sized(objects) -> set:
+    """The identities, zero and ones matrices in ``objects`` (their sizes are sizes, as a matrix symbol's are)."""
+    return set().union(*[o.atoms(sp.Identity, sp.ZeroMatrix, sp.OneMatrix) for o in objects if isinstance(o, sp.Basic)])
 
 
 def bound(objects, varied, assume=()) -> tuple[str, str]:
@@ -777,6 +792,12 @@ def bound(objects, varied, assume=()) -> tuple[str, str]:
     return tex + r"\colon\ ", text + ": "
 
 
+def _size_tex(printer, size) -> str:
+    """A size in a shape ℝ^{rows × cols}: a sum or a product in parentheses (ℝ^{(n − m) × (n − m)})."""
+    tex = printer._print(size)
+    return tex if isinstance(size, (sp.Symbol, sp.Integer)) else rf"\left({tex}\right)"
+
+
 def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     """``(tex, text)``: for which values the statement about ``objects`` is claimed, read off the objects.
 
@@ -811,13 +832,14 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     for M in mats:
         by_shape.setdefault(M.shape, []).append(printer._print(M))
     for shape, names in by_shape.items():
-        parts.append(", ".join(names) + rf" \in \mathbb{{R}}^{{{printer._print(shape[0])} \times {printer._print(shape[1])}}}")
+        rows, cols = (_size_tex(printer, d) for d in shape)
+        parts.append(", ".join(names) + rf" \in \mathbb{{R}}^{{{rows} \times {cols}}}")
     parts += [printer._print(c) for c in assume]
-    if size_syms:  # each from the least its declaration allows: a size declared nonnegative may be 0
-        for least in (1, 0):
-            names = ", ".join(printer._print(s) for s in size_syms if (s.is_positive is True) == (least == 1))
-            if names:
-                parts.append(rf"\text{{all sizes }} {names} \geq {least}")
+    for least in (1, 0):  # each from the least its declaration allows: a size declared nonnegative may be 0
+        names = ", ".join(printer._print(s) for s in size_syms if (s.is_positive is True) == (least == 1))
+        if names:
+            parts.append(rf"\text{{all sizes }} {names} \geq {least}")
+    if sizes_of(objects)[0] or size_syms:
         text = "every size"
     elif concrete:
         text = ", ".join(f"{k}={concrete[k]}" for k in ("d", "m", "n", "r") if k in concrete)

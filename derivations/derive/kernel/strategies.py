@@ -789,6 +789,11 @@ def simplify_small(diff):
     return None
 
 
+def _of_matrices(diff) -> bool:
+    """``diff`` holds a matrix expression: a trace, a determinant, an entry of one."""
+    return isinstance(diff, sp.Basic) and diff.has(sp.Trace, sp.Determinant, MatrixExpr)
+
+
 def _first_line(exc) -> str:
     text = str(exc).strip().splitlines()
     return text[0][:80] if text else ""
@@ -839,9 +844,13 @@ def prove_zero(diff, strategies=None, budget: float = 5.0):
             attempts.append(f"{name}: not applicable ({type(exc).__name__}{': ' + said if said else ''})")
             continue
         except TypeError as exc:  # SymPy's word for an undecidable comparison; anything else is a bug to show
-            if "truth value of Relational" not in str(exc):
+            if "truth value of Relational" in str(exc):
+                attempts.append(f"{name}: not applicable (an undecidable comparison)")
+            elif _of_matrices(diff):  # simplify, cancel … rebuild tr(2A) or det(2I) with 2A a scalar product
+                attempts.append(f"{name}: not applicable (SymPy rebuilt a matrix expression as a scalar: "
+                                f"{_first_line(exc)})")
+            else:
                 raise
-            attempts.append(f"{name}: not applicable (an undecidable comparison)")
             continue
         spent = time.perf_counter() - start
         over = "" if _budget.INTERRUPTS or spent <= budget else \

@@ -23,6 +23,7 @@ derive.kernel.wellformed.Inexact: claim('x'): holds the floating-point number 1.
 from __future__ import annotations
 
 import functools
+import itertools
 
 import sympy as sp
 from sympy.concrete.expr_with_limits import ExprWithLimits
@@ -36,7 +37,7 @@ from .signs import closed_sign
 from .validate import require_inert_tex
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
-           "refuse_pattern_subs", "refuse_same_names", "refuse_unread_assumptions", "refuse_live_names", "names_in", "check_statement",
+           "refuse_pattern_subs", "refuse_outside", "OutsideMatrix", "refuse_same_names", "refuse_unread_assumptions", "refuse_live_names", "names_in", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -172,6 +173,7 @@ def refuse_loose_indices(where: str, expr) -> None:
                 if sp.sympify(size).is_nonnegative is not True:  # (tr I_n = n was proved "for n ∈ ℤ": no n = −1)
                     raise ValueError(f"{where}: the size {sp.sstr(size)} of {_short(node)} may be negative; declare its "
                                      f"symbols nonnegative (or positive) integers")
+            _refuse_unread_shapes(where, node)
         count = getattr(node, "term_count", None) if getattr(node, "bound_symbols", None) else None
         if count is not None and sp.sympify(count).is_integer is not True:
             raise ValueError(f"{where}: the count {sp.sstr(count)} of {_short(node)} is not known to be an integer; "
@@ -205,6 +207,108 @@ def refuse_loose_indices(where: str, expr) -> None:
     _refuse_backwards(where, expr, {})  # (after the limits are known to be integers)
 
 
+def _same_size(a, b) -> bool | None:
+    """Whether two sizes are equal: ``True`` when they are as written (once expanded), ``False`` when they differ
+    for every value of their symbols, ``None`` when that depends on the values."""
+    d = sp.expand(sp.sympify(a) - sp.sympify(b))
+    return True if d == 0 else (False if d.is_zero is False else None)
+
+
+def _refuse_unread_shapes(where: str, node) -> None:
+    """Raise ValueError where SymPy reads a matrix expression by shapes compared as written (``rows == cols`` of two
+    symbols is neither true nor false), or not at all:
+
+    * a sum or a Hadamard product of matrices whose shapes may differ, and a product whose inner sizes may: SymPy
+      builds ``A + B`` of an (m + 1)×(m + 1) and an m×m matrix, which exists for no m (its trace was proved equal to
+      tr A + tr B);
+    * a block of a block-diagonal matrix that may be square or not (n×m): SymPy takes it for not square, and so
+      the determinant for 0, which is det A·det B at n = m;
+    * a power of 0 or 1 (the zero or ones matrix) whose exponent may be 0 or negative: SymPy's rules for them take
+      it for 1 or more (``0ₙᵏ`` is 0 and ``1ₙᵏ`` is nᵏ⁻¹·1ₙ, though both are Iₙ at k = 0).
+    """
+    from sympy.matrices.expressions.hadamard import HadamardProduct
+
+    if isinstance(node, (sp.MatAdd, HadamardProduct)):
+        shapes = [a.shape for a in node.args if isinstance(a, (sp.MatrixBase, MatrixExpr))]
+        for shape in shapes[1:]:
+            if not all(_same_size(a, b) for a, b in zip(shapes[0], shape)):
+                raise ValueError(f"{where}: {_short(node)} puts together matrices of shapes {sp.sstr(shapes[0])} and "
+                                 f"{sp.sstr(shape)}, which are not the same for every value of their sizes")
+    elif isinstance(node, sp.MatMul):
+        factors = [a for a in node.args if isinstance(a, (sp.MatrixBase, MatrixExpr))]
+        for left, right in zip(factors, factors[1:]):
+            if not _same_size(left.shape[1], right.shape[0]):
+                raise ValueError(f"{where}: {_short(node)} multiplies a matrix with {sp.sstr(left.shape[1])} columns "
+                                 f"by one with {sp.sstr(right.shape[0])} rows, which are not the same for every value")
+    elif isinstance(node, sp.BlockDiagMatrix):
+        for block in node.args:
+            if _same_size(*block.shape) is None:
+                raise ValueError(f"{where}: the block {_short(block)} of a block-diagonal matrix is "
+                                 f"{sp.sstr(block.shape[0])}×{sp.sstr(block.shape[1])}, square for some sizes and not "
+                                 f"for others, and SymPy reads it as never square; give it sizes that settle it")
+    elif isinstance(node, sp.MatPow) and isinstance(node.base, (sp.ZeroMatrix, sp.OneMatrix)):
+        if not (node.exp.is_integer and node.exp.is_positive):
+            raise ValueError(f"{where}: {_short(node)} is a power of {_short(node.base)} whose exponent "
+                             f"{sp.sstr(node.exp)} is not known to be a positive integer; SymPy's rule for it holds "
+                             f"only from 1 on (at 0 the power is the identity): write that case apart")
+
+
+class OutsideMatrix(ValueError, IndexError):
+    """An entry read at a row or column its matrix does not have: no value there (SymPy would read row −1 of an
+    explicit matrix as its last, as Python does)."""
+
+
+#: the most index values an entry of a sum is read at, at one point, to see that each is inside its matrix
+_MOST_READ = 4096
+
+
+def refuse_outside(expr, values=None) -> None:
+    """Raise :class:`OutsideMatrix` when, once ``values`` are put in, an entry of ``expr`` is read outside its matrix:
+    at an index its values give (``y[i, 0]`` at ``i = −1``), or at an index of a sum over the range the values give
+    its limits (``Σ_{i=-1}^{1} y[i, 0]``). ``[y_1, y_2, y_3][i] = i + 1`` was refuted at ``i = −1`` by the value 3."""
+    from sympy.matrices.expressions.matexpr import MatrixElement
+
+    values = values or {}
+    if not any(not (e.i.is_Integer and e.j.is_Integer) for e in expr.atoms(MatrixElement)):
+        return
+
+    def visit(node, ranges):
+        if isinstance(node, MatrixElement):
+            _inside(node, values, ranges)
+        if isinstance(node, (sp.Sum, sp.Product)):
+            inner = dict(ranges)
+            for lim in node.limits:
+                ends = [sp.sympify(e).xreplace(values) for e in lim[1:]]
+                inner[lim[0]] = tuple(ends) if len(ends) == 2 and all(e.is_Integer for e in ends) else None
+            visit(node.function, inner)
+            return
+        for arg in node.args:
+            if isinstance(arg, sp.Basic):
+                visit(arg, ranges)
+
+    visit(expr, {})
+
+
+def _inside(entry, values, ranges) -> None:
+    parent = values.get(entry.parent, entry.parent)
+    sizes = [sp.sympify(s).xreplace(values) for s in parent.shape]
+    for what, index, size in (("row", entry.i, sizes[0]), ("column", entry.j, sizes[1])):
+        if not size.is_Integer:
+            continue
+        index = sp.sympify(index).xreplace(values)
+        bound = sorted(index.free_symbols & set(ranges), key=sp.default_sort_key)
+        spans = [ranges[b] for b in bound]
+        if index.free_symbols - set(bound) or any(span is None for span in spans):
+            continue  # not a number at this point
+        if spans and sp.prod([max(hi - lo + 1, 0) for lo, hi in spans]) > _MOST_READ:
+            continue
+        for point in itertools.product(*[range(int(lo), int(hi) + 1) for lo, hi in spans]):
+            at = index.xreplace(dict(zip(bound, map(sp.Integer, point)))) if bound else index
+            if at.is_Integer and not 0 <= at < size:
+                raise OutsideMatrix(f"the entry {_short(entry)} is read at {what} {at} (counted from 0) of a matrix "
+                                    f"with {size} {what}s")
+
+
 def refuse_pattern_subs(where: str, expr) -> None:
     """Raise ValueError for a ``Subs`` whose variable is not a symbol (``Subs(sin(a)**2 + cos(a)**2, sin(a), b)``):
     it replaces a pattern as written, so it is no function of its body's value (simplifying the body to 1 first
@@ -226,7 +330,7 @@ def refuse_pattern_subs(where: str, expr) -> None:
 
 
 def _short(node) -> str:
-    text = sp.sstr(node)
+    text = " ".join(sp.sstr(node).split())  # (one line: an explicit matrix prints a row a line)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -346,6 +450,11 @@ def check_statement(where: str, *exprs) -> None:
         for item in items:
             if isinstance(item, sp.Basic) and _depth(item, MAX_DEPTH) > MAX_DEPTH:
                 raise ValueError(f"{where}: the expression is nested more than {MAX_DEPTH} levels deep")
+            try:
+                if isinstance(item, sp.Basic):
+                    refuse_outside(item)
+            except OutsideMatrix as exc:
+                raise ValueError(f"{where}: {exc}") from None
     refuse_live_names(where, *exprs)
     named = names_in(*exprs)
     refuse_same_names(where, named)
@@ -793,6 +902,20 @@ def real(expr) -> bool:
 
 
 def _real_matrix(expr) -> bool:
+    """:func:`_real_matrix_read`, once per distinct (immutable) matrix: a layer's operands are read at every form
+    built of them, and a σ applied to a symbol each time."""
+    try:
+        return _real_matrix_known(expr)
+    except TypeError:  # a mutable matrix
+        return _real_matrix_read(expr)
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_matrix_known(expr) -> bool:
+    return _real_matrix_read(expr)
+
+
+def _real_matrix_read(expr) -> bool:
     """A matrix expression known to have real entries: built from matrix symbols (real matrices), explicit matrices
     and ``FunctionMatrix`` es with real entries, identities, zero and one matrices, by products, sums, transposes,
     inverses and integer powers, Hadamard and Kronecker products, blocks, real functions applied entrywise and

@@ -1,0 +1,188 @@
+"""Soundness by class, matrices and declarations: shapes SymPy compares as written, entries read outside their
+matrix, sizes printed wider than declared, functions defined against their declaration, complex symbols.
+
+Each class has at least three variants. A variant passes when the kernel gives the true answer or refuses in one line
+(TypeError/ValueError naming the problem): never a false proof, a refutation at a point outside what the statement
+prints, a traceback or agreement that was not seen.
+"""
+import pytest
+import sympy as sp
+
+import derive
+from derive import Verdict
+from verdicts import free, refused
+
+P, R, C, U = Verdict.PROVED, Verdict.REFUTED, Verdict.CHECKED, Verdict.UNPROVEN
+N_ = sp.Symbol("n", integer=True, positive=True)
+M_ = sp.Symbol("m", integer=True, positive=True)
+K0 = sp.Symbol("k", integer=True, nonnegative=True)
+I_ = sp.Symbol("i", integer=True)
+T_ = sp.Symbol("t")
+F_ = sp.Function("f")
+COLUMN = sp.ImmutableMatrix([[1], [2], [3]])
+
+
+# -- SymPy's rules that compare shapes as written ------------------------------------------------------------------------
+@pytest.mark.parametrize("build", [
+    # 0ₙᵏ and 1ₙᵏ are Iₙ at k = 0; SymPy's rules give 0ₙ and nᵏ⁻¹1ₙ: tr(0ₙᵏ) = 0 was proved
+    lambda: free("shape.zero_power", sp.Trace(sp.MatPow(sp.ZeroMatrix(N_, N_), K0)), 0),
+    lambda: free("shape.ones_power", sp.MatPow(sp.OneMatrix(N_, N_), K0), N_ ** (K0 - 1) * sp.OneMatrix(N_, N_)),
+    lambda: free("shape.zero_power_trace", sp.Trace(sp.MatPow(sp.ZeroMatrix(N_, N_), K0)) * sp.Trace(
+        sp.MatrixSymbol("A", N_, N_)), 0),
+    lambda: free("shape.zero_power_negative", sp.Trace(sp.MatPow(sp.ZeroMatrix(N_, N_), sp.Symbol("e", integer=True))), 0),
+], ids=["zero", "ones", "zero_times", "integer_exponent"])
+def test_a_power_of_zero_or_ones_whose_exponent_may_be_zero_is_refused(build):
+    refused(build, "not known to be a positive integer")
+
+
+def test_a_power_of_zero_from_one_on_is_read():
+    c = free("shape.zero_power_positive", sp.Trace(sp.MatPow(sp.ZeroMatrix(N_, N_), N_)), 0).decide()
+    assert c.verdict is P, c.evidence.detail
+
+
+@pytest.mark.parametrize("blocks", [
+    # det of a block-diagonal matrix with an n×m block is 0 by SymPy's rule, det A·det B at n = m
+    lambda: (sp.MatrixSymbol("A", N_, M_), sp.MatrixSymbol("B", M_, N_)),
+    lambda: (sp.MatrixSymbol("A", N_, M_ + 1), sp.MatrixSymbol("B", M_ + 1, N_)),
+    lambda: (sp.MatrixSymbol("A", 2, N_), sp.MatrixSymbol("B", N_, 2)),
+], ids=["n_by_m", "n_by_m_plus_1", "two_by_n"])
+def test_a_block_that_may_or_may_not_be_square_is_refused(blocks):
+    refused(lambda: free("shape.block_det", sp.Determinant(sp.BlockDiagMatrix(*blocks())), 0), "square for some sizes")
+
+
+def test_blocks_square_as_written_are_read():
+    A, B = sp.MatrixSymbol("A", N_, N_), sp.MatrixSymbol("B", M_, M_)
+    c = free("shape.block_square", sp.Determinant(sp.BlockDiagMatrix(A, B)), sp.Determinant(A) * sp.Determinant(B))
+    assert c.decide().verdict in (P, U), c.evidence.detail
+
+
+@pytest.mark.parametrize("build", [
+    # A + B of an (m + 1)×(m + 1) and an m×m matrix exists for no m; tr(A + B) = tr A + tr B was proved
+    lambda: (lambda A, B: free("shape.sum", sp.Trace(A + B), sp.Trace(A) + sp.Trace(B)))(
+        sp.MatrixSymbol("A", M_ + 1, M_ + 1), sp.MatrixSymbol("B", M_, M_)),
+    lambda: (lambda A, B: free("shape.hadamard", sp.Trace(sp.HadamardProduct(A, B)), sp.Trace(sp.HadamardProduct(B, A))))(
+        sp.MatrixSymbol("A", M_ + 1, M_ + 1), sp.MatrixSymbol("B", M_, M_)),
+    lambda: (lambda A, B: free("shape.sum_may", sp.Trace(A + B), sp.Trace(A) + sp.Trace(B)))(
+        sp.MatrixSymbol("A", N_, N_), sp.MatrixSymbol("B", M_, M_)),
+], ids=["sum_never", "hadamard_never", "sum_may"])
+def test_matrices_whose_shapes_may_differ_are_not_added(build):
+    refused(build, "shapes")
+
+
+# -- entries read outside their matrix --------------------------------------------------------------------------------
+def _column_entry_claim():
+    y = sp.MatrixSymbol("y", 3, 1)
+    return free("entry.where", y[I_, 0], I_ + 1, where={y: COLUMN})
+
+
+@pytest.mark.parametrize("run", [
+    # [1, 2, 3][i] = i + 1 holds at every row there is; it was refuted at i = −1 by the last row's 3
+    lambda: _column_entry_claim().decide(),
+    lambda: free("entry.explicit", COLUMN[I_, 0], I_ + 1).decide(),
+    lambda: free("entry.square", COLUMN[I_, 0] ** 2, (I_ + 1) ** 2).decide(),
+], ids=["where", "explicit", "square"])
+def test_an_entry_is_never_read_past_its_matrix(run):
+    c = run()
+    assert c.verdict in (P, C, U), c.evidence
+
+
+@pytest.mark.parametrize("witness", [{I_: -1}, {I_: -3}, {I_: 3}], ids=["minus_one", "minus_three", "three"])
+def test_a_given_witness_outside_the_matrix_is_refused(witness):
+    refused(lambda: free("entry.witness", COLUMN[I_, 0], I_ + 1).refute(witness=witness), "outside|counted from 0")
+
+
+@pytest.mark.parametrize("build", [
+    lambda: free("entry.sum", sp.Sum(COLUMN[I_, 0], (I_, -1, 1)), 6),
+    lambda: free("entry.sum_past", sp.Sum(COLUMN[I_, 0], (I_, 1, 3)), 5),
+    lambda: free("entry.sum_where", sp.Sum(sp.MatrixSymbol("y", 3, 1)[I_, 0], (I_, -1, 1)), 6,
+                 where={sp.MatrixSymbol("y", 3, 1): COLUMN}),
+], ids=["explicit", "past_the_end", "where"])
+def test_a_sum_over_rows_a_matrix_does_not_have_is_refused(build):
+    refused(build, "counted from 0")
+
+
+def test_a_sum_over_the_rows_there_are_is_read():
+    c = free("entry.sum_inside", sp.Sum(COLUMN[I_, 0], (I_, 0, 2)), 6).decide()
+    assert c.verdict in (P, C), c.evidence.detail
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # tr A cancels: the witness gave the matrix symbol A the number −1
+    (lambda A: sp.Determinant(sp.OneMatrix(K0, K0)) + sp.Trace(A), lambda A: sp.Trace(A)),
+    (lambda A: sp.Trace(sp.Identity(K0)) + sp.Trace(A), lambda A: sp.Trace(A) + 1),
+    (lambda A: sp.Determinant(sp.ZeroMatrix(K0, K0)) - sp.Trace(A.T), lambda A: -sp.Trace(A)),
+], ids=["det_ones", "trace_identity", "det_zero"])
+def test_a_witness_never_gives_a_matrix_symbol_a_number(lhs, rhs):
+    A = sp.MatrixSymbol("A", K0, K0)
+    c = free("entry.matrix_number", lhs(A), rhs(A)).decide()  # (each is false at k = 0)
+    assert c.verdict in (R, U), c.evidence
+    assert "A" not in c.evidence.witness, c.evidence.witness
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (lambda A: sp.Trace(2 * A), lambda A: 2 * sp.Trace(A.T)),
+    (lambda A: sp.Determinant(2 * sp.Identity(N_)), lambda A: 2**N_),
+    (lambda A: sp.Determinant(sp.Inverse(2 * sp.Identity(N_))), lambda A: 2**-N_),
+], ids=["trace", "det", "det_inverse"])
+def test_simplify_rebuilding_a_matrix_as_a_scalar_is_no_traceback(lhs, rhs):
+    A = sp.MatrixSymbol("A", N_, N_)
+    c = free("entry.simplify", lhs(A), rhs(A)).decide()
+    assert c.verdict in (P, U), c.evidence.detail
+
+
+# -- sizes printed as they are declared ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("size, f, says", [
+    # (−1)ⁿ tr A = tr A for an even n was printed "for all sizes n ≥ 0"
+    (sp.Symbol("n", integer=True, nonnegative=True, even=True), sp.Lambda(T_, (-1) ** T_), r"n \in 2\mathbb{Z}"),
+    (sp.Symbol("n", integer=True, positive=True, odd=True), sp.Lambda(T_, -(-1) ** T_), r"n \in (2\mathbb{Z} + 1)"),
+    (sp.Symbol("n", integer=True, nonzero=True), sp.Lambda(T_, sp.sign(T_) ** 2), r"n \in \mathbb{Z} \setminus \{0\}"),
+], ids=["even", "odd", "nonzero"])
+def test_a_size_declared_narrower_is_printed_so(size, f, says):
+    A = sp.MatrixSymbol("A", size**2, size**2)
+    c = free("size.declared", F_(size) * sp.Trace(A), sp.Trace(A), where={F_: f})
+    scope = c.record()["scope_tex"]
+    assert says in scope and "all sizes" not in scope, scope
+
+
+def test_a_symbol_in_a_size_difference_is_printed_as_declared():
+    n0, m0 = sp.Symbol("n", integer=True, nonnegative=True), sp.Symbol("m", integer=True, nonpositive=True)
+    A = sp.MatrixSymbol("A", n0 - m0, n0 - m0)
+    c = free("size.difference", F_(m0) * sp.Determinant(A), 0, where={F_: sp.Lambda(T_, sp.Abs(T_) + T_)})
+    scope = c.record()["scope_tex"]
+    assert r"m \in \mathbb{Z}_{\leq 0}" in scope and r"\left(- m + n\right)" in scope and "all sizes" not in scope, scope
+
+
+# -- a function defined against its declaration, and symbols declared nothing ----------------------------------------------
+@pytest.mark.parametrize("build", [
+    # σ declared real, defined t ↦ t·√(3 − t): a witness at 4 refuted with a complex residual what holds where σ is real
+    lambda: free("fn.real", derive.sigma(a_ := sp.Symbol("a", real=True)) * 2, 2 * a_,
+                 where={derive.sigma: sp.Lambda(T_, sp.Piecewise((T_, T_ <= 3), (T_ * sp.sqrt(3 - T_), True)))}),
+    lambda: free("fn.positive", sp.Function("g", positive=True)(sp.Symbol("a", real=True)), -1,
+                 where={sp.Function("g", positive=True): sp.Lambda(T_, -1)}),
+    lambda: free("fn.imaginary", derive.sigma(sp.Symbol("a", real=True)) ** 2 + 1, 0,
+                 where={derive.sigma: sp.Lambda(T_, sp.I)}),
+], ids=["sqrt_piece", "positive", "imaginary"])
+def test_a_function_defined_against_its_declaration_is_refused(build):
+    refused(build, "breaks the assumption")
+
+
+@pytest.mark.parametrize("expression", ["Piecewise((z, z <= 3), (z*sqrt(3 - z), True))", "sqrt(9 - z**2)",
+                                        "Piecewise((z, z < 3), (sqrt(-z), True))"], ids=["piece", "circle", "root"])
+def test_an_activation_not_real_on_the_whole_line_is_not_classified(expression):
+    with pytest.raises(ValueError) as info:
+        derive.classify(expression)
+    assert "\n" not in str(info.value) and "real" in str(info.value)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # a symbol declared nothing is complex: |y|² = y² was checked at real points only, and printed with no scope
+    (lambda y: sp.Abs(y) ** 2, lambda y: y**2),
+    (lambda y: sp.sqrt(y**2), lambda y: sp.Abs(y)),
+    (lambda y: sp.re(y), lambda y: y),
+], ids=["abs_square", "sqrt_square", "real_part"])
+def test_a_symbol_declared_nothing_is_read_and_printed_as_complex(lhs, rhs):
+    y = sp.Symbol("y")
+    c = free("complex.checked", lhs(y), rhs(y))
+    assert r"y \in \mathbb{C}" in c.record()["scope_tex"]
+    c.decide()
+    assert c.verdict in (R, U), c.evidence
