@@ -186,3 +186,45 @@ def test_a_symbol_declared_nothing_is_read_and_printed_as_complex(lhs, rhs):
     assert r"y \in \mathbb{C}" in c.record()["scope_tex"]
     c.decide()
     assert c.verdict in (R, U), c.evidence
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # tr A = tr Aᵀ and det A = det Aᵀ were proved for an n×m A; so was tr(A ⊗ B) = tr(B ⊗ A), false at n = 2, m = 3
+    (lambda A, B: sp.Trace(A), lambda A, B: sp.Trace(A.T)),
+    (lambda A, B: sp.Determinant(A), lambda A, B: sp.Determinant(A.T)),
+    (lambda A, B: sp.Trace(sp.MatPow(A, 0)), lambda A, B: N_),
+    (lambda A, B: sp.Trace(sp.KroneckerProduct(A, B)), lambda A, B: sp.Trace(sp.KroneckerProduct(B, A))),
+    (lambda A, B: sp.Determinant(sp.KroneckerProduct(A, B)), lambda A, B: 0),
+], ids=["trace", "det", "power_zero", "kronecker_trace", "kronecker_det"])
+def test_what_needs_a_square_matrix_is_refused_of_one_that_may_not_be(lhs, rhs):
+    A, B = sp.MatrixSymbol("A", N_, M_), sp.MatrixSymbol("B", M_, N_)
+    refused(lambda: free("shape.square", lhs(A, B), rhs(A, B)), "needs .* square")
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # at i = 0 the inner sum reads X[0, −1], which Python's indexing makes x₃: Σ_i Σ_{j=i−1}^{i} x_j = x₁ + x₃ was checked
+    (lambda X, i, j: sp.Sum(sp.Sum(X[0, j], (j, i - 1, i)), (i, 0, 0)), lambda X, i, j: X[0, 0] + X[0, 2]),
+    (lambda X, i, j: sp.Product(sp.Product(X[0, j], (j, i - 1, i)), (i, 0, 0)), lambda X, i, j: X[0, 0] * X[0, 2]),
+    (lambda X, i, j: sp.Sum(X[0, j] * X[0, i], (j, i, i + 1), (i, 1, 2)), lambda X, i, j: X[0, 1] ** 2),
+], ids=["sum", "product", "upper_past"])
+def test_an_inner_sum_whose_limits_use_an_outer_index_is_read_at_each_of_its_values(lhs, rhs):
+    X = sp.ImmutableMatrix(1, 3, sp.symbols("x_1:4", real=True))
+    i, j = sp.symbols("i j", integer=True)
+    refused(lambda: free("entry.nested", lhs(X, i, j), rhs(X, i, j)), "counted from 0")
+
+
+@pytest.mark.parametrize("run", [
+    # |f(y)|² = f(y)² for y ∈ ℂ holds at every value f: ℝ → ℝ takes; it was refuted at y = 3 + 10i/3
+    lambda y, f: free("fn.off_line", sp.Abs(f(y)) ** 2, f(y) ** 2).check(),
+    lambda y, f: free("fn.off_line_decide", sp.Abs(f(y)) ** 2, f(y) ** 2).decide(),
+    lambda y, f: free("fn.off_line_im", sp.im(f(y)), 0).check(),
+], ids=["check", "decide", "imaginary_part"])
+def test_a_function_is_never_applied_off_the_real_line(run):
+    c = run(sp.Symbol("y"), sp.Function("f"))
+    assert c.verdict in (P, C, U), c.evidence
+
+
+def test_a_given_witness_applying_a_function_off_the_real_line_is_refused():
+    y, f = sp.Symbol("y"), sp.Function("f")
+    refused(lambda: free("fn.off_line_given", sp.Abs(f(y)) ** 2, f(y) ** 2).refute(
+        witness={y: 1 + sp.I, f: sp.Lambda(T_, T_)}), "off the real line")

@@ -23,7 +23,6 @@ derive.kernel.wellformed.Inexact: claim('x'): holds the floating-point number 1.
 from __future__ import annotations
 
 import functools
-import itertools
 
 import sympy as sp
 from sympy.concrete.expr_with_limits import ExprWithLimits
@@ -173,7 +172,7 @@ def refuse_loose_indices(where: str, expr) -> None:
                 if sp.sympify(size).is_nonnegative is not True:  # (tr I_n = n was proved "for n ∈ ℤ": no n = −1)
                     raise ValueError(f"{where}: the size {sp.sstr(size)} of {_short(node)} may be negative; declare its "
                                      f"symbols nonnegative (or positive) integers")
-            _refuse_unread_shapes(where, node)
+        _refuse_unread_shapes(where, node)
         count = getattr(node, "term_count", None) if getattr(node, "bound_symbols", None) else None
         if count is not None and sp.sympify(count).is_integer is not True:
             raise ValueError(f"{where}: the count {sp.sstr(count)} of {_short(node)} is not known to be an integer; "
@@ -223,10 +222,13 @@ def _refuse_unread_shapes(where: str, node) -> None:
       tr A + tr B);
     * a block of a block-diagonal matrix that may be square or not (n×m): SymPy takes it for not square, and so
       the determinant for 0, which is det A·det B at n = m;
+    * a trace, determinant, inverse or power of a matrix that may not be square (tr A = tr Aᵀ for an n×m A was
+      proved), or of a Kronecker product of such matrices (SymPy's tr(A ⊗ B) is tr A·tr B, as for square ones);
     * a power of 0 or 1 (the zero or ones matrix) whose exponent may be 0 or negative: SymPy's rules for them take
       it for 1 or more (``0ₙᵏ`` is 0 and ``1ₙᵏ`` is nᵏ⁻¹·1ₙ, though both are Iₙ at k = 0).
     """
     from sympy.matrices.expressions.hadamard import HadamardProduct
+    from sympy.matrices.expressions.kronecker import KroneckerProduct
 
     if isinstance(node, (sp.MatAdd, HadamardProduct)):
         shapes = [a.shape for a in node.args if isinstance(a, (sp.MatrixBase, MatrixExpr))]
@@ -246,7 +248,14 @@ def _refuse_unread_shapes(where: str, node) -> None:
                 raise ValueError(f"{where}: the block {_short(block)} of a block-diagonal matrix is "
                                  f"{sp.sstr(block.shape[0])}×{sp.sstr(block.shape[1])}, square for some sizes and not "
                                  f"for others, and SymPy reads it as never square; give it sizes that settle it")
-    elif isinstance(node, sp.MatPow) and isinstance(node.base, (sp.ZeroMatrix, sp.OneMatrix)):
+    if isinstance(node, (sp.Trace, sp.Determinant, sp.Inverse, sp.MatPow)):
+        arg = node.args[0]
+        parts = arg.args if isinstance(arg, KroneckerProduct) else ()  # tr(A ⊗ B) is tr A·tr B for square A, B
+        for part in (arg, *parts):
+            if isinstance(part, (sp.MatrixBase, MatrixExpr)) and _same_size(*part.shape) is not True:
+                raise ValueError(f"{where}: {_short(node)} needs {_short(part)} square, and it is "
+                                 f"{sp.sstr(part.shape[0])}×{sp.sstr(part.shape[1])}: give it sizes that make it so")
+    if isinstance(node, sp.MatPow) and isinstance(node.base, (sp.ZeroMatrix, sp.OneMatrix)):
         if not (node.exp.is_integer and node.exp.is_positive):
             raise ValueError(f"{where}: {_short(node)} is a power of {_short(node.base)} whose exponent "
                              f"{sp.sstr(node.exp)} is not known to be a positive integer; SymPy's rule for it holds "
@@ -276,37 +285,44 @@ def refuse_outside(expr, values=None) -> None:
         if isinstance(node, MatrixElement):
             _inside(node, values, ranges)
         if isinstance(node, (sp.Sum, sp.Product)):
-            inner = dict(ranges)
-            for lim in node.limits:
+            inner = list(ranges)  # (index, lower, upper) from the outermost: an inner limit may use an outer index
+            for lim in reversed(node.limits):  # (SymPy lists a sum's own limits from the innermost)
                 ends = [sp.sympify(e).xreplace(values) for e in lim[1:]]
-                inner[lim[0]] = tuple(ends) if len(ends) == 2 and all(e.is_Integer for e in ends) else None
+                inner.append((lim[0], *ends) if len(ends) == 2 else (lim[0], None, None))
             visit(node.function, inner)
             return
         for arg in node.args:
             if isinstance(arg, sp.Basic):
                 visit(arg, ranges)
 
-    visit(expr, {})
+    visit(expr, [])
 
 
 def _inside(entry, values, ranges) -> None:
     parent = values.get(entry.parent, entry.parent)
     sizes = [sp.sympify(s).xreplace(values) for s in parent.shape]
-    for what, index, size in (("row", entry.i, sizes[0]), ("column", entry.j, sizes[1])):
-        if not size.is_Integer:
-            continue
-        index = sp.sympify(index).xreplace(values)
-        bound = sorted(index.free_symbols & set(ranges), key=sp.default_sort_key)
-        spans = [ranges[b] for b in bound]
-        if index.free_symbols - set(bound) or any(span is None for span in spans):
-            continue  # not a number at this point
-        if spans and sp.prod([max(hi - lo + 1, 0) for lo, hi in spans]) > _MOST_READ:
-            continue
-        for point in itertools.product(*[range(int(lo), int(hi) + 1) for lo, hi in spans]):
-            at = index.xreplace(dict(zip(bound, map(sp.Integer, point)))) if bound else index
-            if at.is_Integer and not 0 <= at < size:
-                raise OutsideMatrix(f"the entry {_short(entry)} is read at {what} {at} (counted from 0) of a matrix "
+    read = [0]
+
+    def each(k, at, index, size, what):  # every value the index takes, the sums' indices run through in turn
+        if k == len(ranges):
+            value = index.xreplace(at)
+            if value.is_Integer and not 0 <= value < size:
+                raise OutsideMatrix(f"the entry {_short(entry)} is read at {what} {value} (counted from 0) of a matrix "
                                     f"with {size} {what}s")
+            return
+        var, lo, hi = ranges[k]
+        lo, hi = (sp.sympify(e).xreplace(at) if e is not None else None for e in (lo, hi))
+        if lo is None or not (lo.is_Integer and hi.is_Integer):
+            return  # a limit that is no number here: not read at this point
+        for v in range(int(lo), int(hi) + 1):
+            read[0] += 1
+            if read[0] > _MOST_READ:
+                return
+            each(k + 1, {**at, var: sp.Integer(v)}, index, size, what)
+
+    for what, index, size in (("row", entry.i, sizes[0]), ("column", entry.j, sizes[1])):
+        if size.is_Integer:
+            each(0, {}, sp.sympify(index).xreplace(values), size, what)
 
 
 def refuse_pattern_subs(where: str, expr) -> None:

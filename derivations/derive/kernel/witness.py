@@ -283,9 +283,27 @@ def evaluate_at(expr, witness: dict):
     if isinstance(expr, sp.Basic):
         _refuse_capture(expr, witness)
         refuse_outside(expr, values)
+        _refuse_off_the_line(expr, funcs, values)
     for f, lam in funcs.items():
         expr = expr.replace(f, lam)
     return expr.xreplace(values)
+
+
+class OffTheLine(ValueError):
+    """A function of the statement applied, at a point, to a number not known to be real."""
+
+
+def _refuse_off_the_line(expr, funcs, values) -> None:
+    """Raise ValueError where a function put in is applied, at ``values``, to a number not known to be real: the scope
+    says every f: ℝ → ℝ, so |f(y)|² = f(y)² (y ∈ ℂ) holds at every value f takes, and f := t ↦ t at y = 1 + i would
+    refute it off f's own domain."""
+    for call in expr.atoms(AppliedUndef) if funcs else ():
+        if call.func in funcs:
+            for arg in call.args:
+                at = sp.sympify(arg.xreplace(values))  # (a value given as a Python int)
+                if at.is_number and at.is_real is not True:
+                    raise OffTheLine(f"{call.func.__name__} would be applied at {sp.sstr(at)[:40]}, off the real line "
+                                     f"(its scope is ℝ → ℝ)")
 
 
 def divisors_at(expr, mapping) -> list:
@@ -444,7 +462,7 @@ def residual_at(expr, witness: dict, denominators=()):
         return _explicit_determinants(sums.written_out(evaluate_at(expr, witness)))  # a sum at a witness: its terms
     except NotEvaluable:
         raise
-    except OutsideMatrix as exc:
+    except (OutsideMatrix, OffTheLine) as exc:
         raise NotEvaluable(str(exc)) from None
     except _EVALUATION_ERRORS as exc:
         raise NotEvaluable(f"the statement cannot be evaluated there ({type(exc).__name__})") from None
