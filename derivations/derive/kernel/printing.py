@@ -704,29 +704,26 @@ def _named(objects, assume=()) -> tuple:
     """What a statement about ``objects`` names: its undefined functions, its scalar symbols (not the entries of a
     shown matrix, not sizes), its matrix symbols and its size symbols, each sorted by name."""
     objects = [o for o in objects if o is not None]
-    symbolic, _ = sizes_of(objects)
-    shown_entries, mats, funcs, free = set(), set(), set(), set()
-    size_syms = set(symbolic)
+    symbolic, _ = sizes_of(objects)  # (the symbols in the matrix symbols' shapes)
+    shown_entries, mats, funcs, free, constants = set(), set(), set(), set(), set()
     for obj in objects:
         shown_entries |= _entries(obj)
         mats |= _matrix_symbols(obj)
         if isinstance(obj, sp.Basic):
             free |= obj.free_symbols
             funcs |= {f.func for f in obj.atoms(AppliedUndef)}
-            # the sizes of I, 0 and 1 (of no matrix symbol) are sizes too, where a size is a symbol (j in I_{j²} is
-            # no size: it may be negative, and a witness may take it so)
-            size_syms |= {d for M in obj.atoms(sp.Identity, sp.ZeroMatrix, sp.OneMatrix) for d in M.shape
-                          if isinstance(d, sp.Symbol)}
+            constants |= obj.atoms(sp.Identity, sp.ZeroMatrix, sp.OneMatrix)
     for cond in assume:
         free |= cond.free_symbols
-    for M in mats:
-        size_syms |= set().union(*[sp.sympify(s).free_symbols for s in M.shape])
+    # the sizes of I, 0 and 1 (of no matrix symbol) are sizes too, where a size is a symbol (j in I_{j²} is no size:
+    # it may be negative, and a witness may take it so)
+    size_syms = set(symbolic) | {d for M in constants for d in M.shape if isinstance(d, sp.Symbol)}
     # "all sizes n ≥ 0" says every whole number: only for a symbol that is a whole size and declared just so; any
     # other (m in n − m, an even n, a nonzero one) is printed as it is declared, as a scalar is
-    plain = [s for s in size_syms if isinstance(s, sp.Symbol) and _domain(s) in _SIZES
-             and any(s in getattr(M, "shape", ()) for M in (*mats, *_sized(objects)))]
-    free |= size_syms - set(plain)
-    size_syms = set(plain)
+    whole = {d for M in (*mats, *constants) for d in M.shape}
+    plain = {s for s in size_syms if s in whole and isinstance(s, sp.Symbol) and _domain(s) in _SIZES}
+    free |= size_syms - plain
+    size_syms = plain
     scalars = sorted((s for s in free if s not in shown_entries and s not in size_syms and isinstance(s, sp.Symbol)),
                      key=sp.default_sort_key)  # (a free Dummy too: a variable, instantiated like any other)
     return (sorted(funcs, key=lambda f: f.__name__), scalars, sorted(mats, key=lambda M: M.name),
@@ -735,11 +732,6 @@ def _named(objects, assume=()) -> tuple:
 
 #: the declarations "all sizes n ≥ 0" and "all sizes n ≥ 1" say exactly
 _SIZES = ("nonnegative integer", "positive integer")
-
-
-def _sized(objects) -> set:
-    """The identities, zero and ones matrices in ``objects`` (their sizes are sizes, as a matrix symbol's are)."""
-    return set().union(*[o.atoms(sp.Identity, sp.ZeroMatrix, sp.OneMatrix) for o in objects if isinstance(o, sp.Basic)])
 
 
 def bound(objects, varied, assume=()) -> tuple[str, str]:
@@ -814,7 +806,7 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     'M, N: 2×2'
     """
     objects = [o for o in objects if o is not None]
-    _, concrete = sizes_of(objects)
+    symbolic, concrete = sizes_of(objects)
     funcs, scalars, mats, size_syms = _named(objects, assume)
     printer = DerivePrinter()
     parts = []
@@ -839,7 +831,7 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
         names = ", ".join(printer._print(s) for s in size_syms if (s.is_positive is True) == (least == 1))
         if names:
             parts.append(rf"\text{{all sizes }} {names} \geq {least}")
-    if sizes_of(objects)[0] or size_syms:
+    if symbolic or size_syms:
         text = "every size"
     elif concrete:
         text = ", ".join(f"{k}={concrete[k]}" for k in ("d", "m", "n", "r") if k in concrete)

@@ -36,7 +36,8 @@ from .signs import closed_sign
 from .validate import require_inert_tex
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
-           "refuse_pattern_subs", "refuse_outside", "OutsideMatrix", "refuse_same_names", "refuse_unread_assumptions", "refuse_live_names", "names_in", "check_statement",
+           "refuse_pattern_subs", "refuse_outside", "OutsideMatrix", "refuse_same_names", "refuse_unread_assumptions",
+           "refuse_live_names", "names_in", "check_statement",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -301,28 +302,31 @@ def refuse_outside(expr, values=None) -> None:
 def _inside(entry, values, ranges) -> None:
     parent = values.get(entry.parent, entry.parent)
     sizes = [sp.sympify(s).xreplace(values) for s in parent.shape]
-    read = [0]
-
-    def each(k, at, index, size, what):  # every value the index takes, the sums' indices run through in turn
-        if k == len(ranges):
-            value = index.xreplace(at)
-            if value.is_Integer and not 0 <= value < size:
-                raise OutsideMatrix(f"the entry {_short(entry)} is read at {what} {value} (counted from 0) of a matrix "
-                                    f"with {size} {what}s")
-            return
-        var, lo, hi = ranges[k]
-        lo, hi = (sp.sympify(e).xreplace(at) if e is not None else None for e in (lo, hi))
-        if lo is None or not (lo.is_Integer and hi.is_Integer):
-            return  # a limit that is no number here: not read at this point
-        for v in range(int(lo), int(hi) + 1):
-            read[0] += 1
-            if read[0] > _MOST_READ:
-                return
-            each(k + 1, {**at, var: sp.Integer(v)}, index, size, what)
-
+    read = 0
     for what, index, size in (("row", entry.i, sizes[0]), ("column", entry.j, sizes[1])):
-        if size.is_Integer:
-            each(0, {}, sp.sympify(index).xreplace(values), size, what)
+        if not size.is_Integer:
+            continue
+        index = sp.sympify(index).xreplace(values)
+
+        def each(k, at):  # every value the index takes, the sums' indices (outermost first) run through in turn
+            nonlocal read
+            if k == len(ranges):
+                value = index.xreplace(at)
+                if value.is_Integer and not 0 <= value < size:
+                    raise OutsideMatrix(f"the entry {_short(entry)} is read at {what} {value} (counted from 0) of a "
+                                        f"matrix with {size} {what}s")
+                return
+            var, lo, hi = ranges[k]
+            lo, hi = (sp.sympify(e).xreplace(at) if e is not None else None for e in (lo, hi))
+            if lo is None or not (lo.is_Integer and hi.is_Integer):
+                return  # a limit that is no number here: not read at this point
+            for v in range(int(lo), int(hi) + 1):
+                read += 1
+                if read > _MOST_READ:
+                    return
+                each(k + 1, {**at, var: sp.Integer(v)})
+
+        each(0, {})
 
 
 def refuse_pattern_subs(where: str, expr) -> None:

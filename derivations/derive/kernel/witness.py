@@ -297,7 +297,9 @@ def _refuse_off_the_line(expr, funcs, values) -> None:
     """Raise ValueError where a function put in is applied, at ``values``, to a number not known to be real: the scope
     says every f: ℝ → ℝ, so |f(y)|² = f(y)² (y ∈ ℂ) holds at every value f takes, and f := t ↦ t at y = 1 + i would
     refute it off f's own domain."""
-    for call in expr.atoms(AppliedUndef) if funcs else ():
+    if not funcs:
+        return
+    for call in expr.atoms(AppliedUndef):
         if call.func in funcs:
             for arg in call.args:
                 at = sp.sympify(arg.xreplace(values))  # (a value given as a Python int)
@@ -659,7 +661,7 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
         witness = {}
         for s in symbols:
             v = sp.Rational(rng.randint(-40, 40), rng.randint(1, 12))
-            if n % 2 and s.is_real is not True and not isinstance(s, sp.MatrixSymbol):
+            if n % 2 and s.is_real is not True:
                 # a symbol declared nothing is complex, as SymPy reads it and the scope says (y ∈ ℂ): |y|² = y² is
                 # checked off the real line too, every other point
                 v += sp.I * sp.Rational(rng.randint(1, 40), rng.randint(1, 12))
