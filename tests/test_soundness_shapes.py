@@ -228,3 +228,61 @@ def test_a_given_witness_applying_a_function_off_the_real_line_is_refused():
     y, f = sp.Symbol("y"), sp.Function("f")
     refused(lambda: free("fn.off_line_given", sp.Abs(f(y)) ** 2, f(y) ** 2).refute(
         witness={y: 1 + sp.I, f: sp.Lambda(T_, T_)}), "off the real line")
+
+
+@pytest.mark.parametrize("lhs, rhs, kw", [
+    # SymPy squares sign(3 + 4i) to 1, so sign(y)² = y/ȳ (true for y ≠ 0) was refuted at a complex y
+    (lambda y: sp.sign(y) ** 2, lambda y: y / sp.conjugate(y), dict(assume=lambda y: [sp.Ne(y, 0)])),
+    (lambda y: sp.sign(y) ** 2 * sp.Abs(y) ** 2, lambda y: y**2, {}),
+    (lambda y: sp.sign(y) ** 2, lambda y: 1, dict(assume=lambda y: [sp.Ne(y, 0)])),  # checked, false at y = i
+    (lambda y: sp.sign(y + sp.I) ** 2, lambda y: 1, {}),  # false at y = 0: sign(i)² = −1
+], ids=["conjugate", "abs", "one", "shifted_off_the_line"])
+def test_the_sign_of_a_value_that_may_not_be_real_is_refused(lhs, rhs, kw):
+    y = sp.Symbol("y")
+    kw = {k: v(y) for k, v in kw.items()}
+    refused(lambda: free("complex.sign", lhs(y), rhs(y), **kw), "may not be real")
+
+
+def test_the_sign_of_a_real_value_is_read():
+    y = sp.Symbol("y", real=True)
+    c = free("complex.sign_real", sp.sign(y) * sp.Abs(y), y).decide()
+    assert c.verdict is P, c.evidence.detail
+
+
+@pytest.mark.parametrize("lhs, rhs, kw, allowed", [
+    # I₃[i, j] is SymPy's δ(i, j, (0, 2)), printed δ_{ij}: δ_{ij}² = δ_{ij} was refuted at i = j = −1, outside I₃
+    (lambda i, j: sp.Identity(3)[i, j] ** 2, lambda i, j: sp.KroneckerDelta(i, j), {}, (P, C, U)),
+    (lambda i, j: sp.Identity(N_)[i, j] * 2, lambda i, j: 2 * sp.KroneckerDelta(i, j), {}, (P, C, U)),
+    # checked at points that are all off I₃ (false as printed at i = j = 3): no point there has a value
+    (lambda i, j: sp.Identity(3)[i, j], lambda i, j: 0, dict(assume=lambda i, j: [i > 2]), (U,)),
+], ids=["square", "symbolic_size", "past_the_end"])
+def test_an_identity_entry_is_never_read_past_the_identity(lhs, rhs, kw, allowed):
+    i, j = sp.symbols("i j", integer=True)
+    c = free("entry.identity", lhs(i, j), rhs(i, j), **{k: v(i, j) for k, v in kw.items()}).decide()
+    assert c.verdict in allowed, c.evidence
+
+
+@pytest.mark.parametrize("lhs", [
+    lambda i: sp.Sum(sp.Identity(3)[i, 1], (i, 3, 5)),
+    lambda i: sp.Sum(sp.Identity(3)[1, i], (i, -1, 1)),
+    lambda i: sp.Product(1 + sp.Identity(2)[i, 1], (i, 0, 2)),
+], ids=["rows_past", "column_before", "product"])
+def test_a_sum_over_an_identitys_missing_entries_is_refused(lhs):
+    refused(lambda: free("entry.identity_sum", lhs(sp.Symbol("i", integer=True)), 0), "counted from 0")
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # the sign split put i = 3 into M[i, 0] of a 3-row M: SymPy's IndexError
+    (lambda i: sp.Piecewise((COLUMN[i, 0], i < 3), (i + 1, True)), lambda i: i + 1),
+    (lambda i: sp.Piecewise((COLUMN[i, 0], i <= 2), (0, True)), lambda i: sp.Piecewise((i + 1, i <= 2), (0, True))),
+    (lambda i: sp.Max(i, 3) * COLUMN[i, 0], lambda i: 3 * COLUMN[i, 0]),
+], ids=["selected", "selected_le", "max"])
+def test_a_case_that_reads_an_entry_past_its_matrix_is_no_traceback(lhs, rhs):
+    i = sp.Symbol("i", integer=True)
+    c = free("entry.case", lhs(i), rhs(i)).decide()
+    assert c.verdict in (P, C, U), c.evidence
+
+
+def test_a_function_defined_against_its_declaration_is_refused_in_one_line():
+    refused(lambda: free("fn.matrix_body", sp.Function("f", real=True)(sp.Symbol("a", real=True)), 1,
+                         where={sp.Function("f", real=True): sp.Lambda(T_, COLUMN[T_, 0] * sp.I)}), "breaks")

@@ -839,7 +839,8 @@ def prove_zero(diff, strategies=None, budget: float = 5.0):
                 raise
             attempts.append(f"{name}: out of time after {budget:.3g} s")
             continue
-        except (NotImplementedError, RecursionError, sp.PolynomialError) as exc:
+        except (NotImplementedError, RecursionError, sp.PolynomialError, IndexError) as exc:  # (an IndexError: a
+            # case that puts a value past a matrix into an entry's index, Piecewise((M[i, 0], i < 3), …) at i = 3)
             said = _first_line(exc)
             attempts.append(f"{name}: not applicable ({type(exc).__name__}{': ' + said if said else ''})")
             continue

@@ -31,6 +31,7 @@ from sympy.core.parameters import global_parameters
 from sympy.core.symbol import Str
 from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+from sympy.matrices.expressions.matexpr import MatrixElement
 
 from .signs import closed_sign
 from .validate import require_inert_tex
@@ -106,8 +107,9 @@ def refuse_inexact(where: str, expr) -> None:
 
 def refuse_undefined(where: str, expr) -> None:
     """Raise ValueError for ``nan``, ``zoo``, ``±oo``, ranges (``AccumBounds``) and empty matrices: they are no
-    values to compare; and for an odd root of a base that may be a negative real (:func:`_odd_root`), whose value is
-    not the one it prints as."""
+    values to compare; for an odd root of a base that may be a negative real (:func:`_odd_root`), whose value is
+    not the one it prints as; and for an even power of the sign of a value that may not be real, which SymPy reads as
+    a real sign's (:func:`_even_power_of_sign`: sign(y)² = y/ȳ was refuted at a complex y, where it holds)."""
     if isinstance(expr, (sp.MatrixBase, MatrixExpr)) and 0 in expr.shape:
         raise ValueError(f"{where}: an empty {expr.shape[0]}x{expr.shape[1]} matrix states nothing")
     for node in _nodes(expr):
@@ -119,6 +121,24 @@ def refuse_undefined(where: str, expr) -> None:
         if _odd_root(node):
             raise ValueError(f"{where}: {sp.sstr(node)} is SymPy's principal complex root where its base is negative, "
                              f"not the real root it prints as; use sympy.real_root, or a base known to be ≥ 0")
+        if _even_power_of_sign(node):
+            raise ValueError(f"{where}: {_short(node)} is an even power of the sign of a value that may not be real, "
+                             f"which SymPy takes for 1 (sign(i)² is −1); declare its symbols real, or write u/|u|")
+
+
+def _even_power_of_sign(node) -> bool:
+    """``sign(u)ᵉ`` with ``e`` possibly even and ``u`` possibly not real: SymPy's rule makes it 1, as for a real u."""
+    return (isinstance(node, sp.Pow) and isinstance(node.base, sp.sign) and node.exp.is_even is not False
+            and _off_the_line(node.base.args[0]))
+
+
+def _off_the_line(arg) -> bool:
+    """Whether ``arg`` may be a non-real number: known not real, holding ``i``, or a symbol not declared real
+    (an undefined function's value is read as real, as its scope ℝ → ℝ says)."""
+    if arg.is_extended_real is True:
+        return False
+    return arg.is_extended_real is False or arg.has(sp.I) or any(
+        s.is_real is not True for s in arg.free_symbols if isinstance(s, sp.Symbol))
 
 
 def _odd_root(node) -> bool:
@@ -275,15 +295,16 @@ _MOST_READ = 4096
 def refuse_outside(expr, values=None) -> None:
     """Raise :class:`OutsideMatrix` when, once ``values`` are put in, an entry of ``expr`` is read outside its matrix:
     at an index its values give (``y[i, 0]`` at ``i = −1``), or at an index of a sum over the range the values give
-    its limits (``Σ_{i=-1}^{1} y[i, 0]``). ``[y_1, y_2, y_3][i] = i + 1`` was refuted at ``i = −1`` by the value 3."""
-    from sympy.matrices.expressions.matexpr import MatrixElement
-
+    its limits (``Σ_{i=-1}^{1} y[i, 0]``). ``[y_1, y_2, y_3][i] = i + 1`` was refuted at ``i = −1`` by the value 3.
+    An entry of an identity at symbolic indices is SymPy's δ of a range (``I₃[i, j]`` is ``δ(i, j, (0, 2))``, printed
+    δ_{ij}, and 0 at i = j = −1): it is read so too."""
     values = values or {}
-    if not any(not (e.i.is_Integer and e.j.is_Integer) for e in expr.atoms(MatrixElement)):
+    if not any(not (e.i.is_Integer and e.j.is_Integer) for e in expr.atoms(MatrixElement)) and not any(
+            d.delta_range is not None for d in expr.atoms(sp.KroneckerDelta)):
         return
 
     def visit(node, ranges):
-        if isinstance(node, MatrixElement):
+        if isinstance(node, MatrixElement) or isinstance(node, sp.KroneckerDelta) and node.delta_range is not None:
             _inside(node, values, ranges)
         if isinstance(node, (sp.Sum, sp.Product)):
             inner = list(ranges)  # (index, lower, upper) from the outermost: an inner limit may use an outer index
@@ -300,10 +321,15 @@ def refuse_outside(expr, values=None) -> None:
 
 
 def _inside(entry, values, ranges) -> None:
-    parent = values.get(entry.parent, entry.parent)
-    sizes = [sp.sympify(s).xreplace(values) for s in parent.shape]
+    if isinstance(entry, sp.KroneckerDelta):  # an identity's entry: both indices within its range (from 0)
+        lo, hi = (sp.sympify(e).xreplace(values) for e in entry.delta_range)
+        reads = [("row", entry.args[0], hi + 1), ("column", entry.args[1], hi + 1)] if lo == 0 else []
+    else:
+        parent = values.get(entry.parent, entry.parent)
+        sizes = [sp.sympify(s).xreplace(values) for s in parent.shape]
+        reads = [("row", entry.i, sizes[0]), ("column", entry.j, sizes[1])]
     read = 0
-    for what, index, size in (("row", entry.i, sizes[0]), ("column", entry.j, sizes[1])):
+    for what, index, size in reads:
         if not size.is_Integer:
             continue
         index = sp.sympify(index).xreplace(values)
@@ -349,8 +375,13 @@ def refuse_pattern_subs(where: str, expr) -> None:
                                      f"be a symbol")
 
 
+def one_line(value) -> str:
+    """``value`` as SymPy prints it, on one line (an explicit matrix prints a row a line)."""
+    return " ".join(sp.sstr(value).split())
+
+
 def _short(node) -> str:
-    text = " ".join(sp.sstr(node).split())  # (one line: an explicit matrix prints a row a line)
+    text = one_line(node)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

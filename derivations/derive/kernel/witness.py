@@ -16,7 +16,7 @@ from sympy.core.function import AppliedUndef, UndefinedFunction
 
 from . import sums
 from .certify import Certificate, certify_nonzero
-from .wellformed import Inexact, OutsideMatrix, defined, denominators, inexact, real_entries, refuse_outside
+from .wellformed import Inexact, OutsideMatrix, defined, denominators, inexact, one_line, real_entries, refuse_outside
 
 __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "closed_value_problem", "function_problem",
@@ -168,7 +168,7 @@ def instance_problem(key, value, applied_in=None) -> str | None:
         except (sp.SympifyError, TypeError):
             return f"{key} := {value!r} is not a SymPy value"
         prop = _broken_assumption(key, value, where_defined=True)  # every step that puts it in needs its divisors
-        return None if prop is None else f"{key} := {sp.sstr(value)} breaks the assumption that {key} is {prop}"
+        return None if prop is None else f"{key} := {one_line(value)} breaks the assumption that {key} is {prop}"
     if isinstance(key, UndefinedFunction):
         return function_problem(key, value, applied_in)
     return f"{getattr(key, '__name__', key)} is not a variable (a symbol or an undefined function such as sigma)"
@@ -220,7 +220,7 @@ def function_problem(f, value, applied_in=None) -> str | None:
             said = prop if wanted else f"not {prop}"
             at = "a real" if real else "a complex"
             known = f"known to be {prop}" if wanted else f"known not to be {prop}"
-            return (f"{f.__name__} := {sp.sstr(value)} breaks the assumption that {f.__name__} is {said} "
+            return (f"{f.__name__} := {one_line(value)} breaks the assumption that {f.__name__} is {said} "
                     f"(at {at} argument, it is not {known})")
     return None
 
@@ -650,6 +650,7 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
     symbols = _scalars(symbols, diff)
     if any(isinstance(s, sp.MatrixSymbol) for s in symbols):
         raise TypeError("a numeric check needs explicit matrices, not matrix symbols")
+    off_line_rules = any(isinstance(e, sp.Basic) and e.has(sp.sign) for _, e in comps)
     pools = {s: _allowed(s) for s in symbols}
     _require_candidates(pools)
     stand_ins = {f: stand_ins_for(f, diff) for f in funcs}
@@ -661,9 +662,9 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
         witness = {}
         for s in symbols:
             v = sp.Rational(rng.randint(-40, 40), rng.randint(1, 12))
-            if n % 2 and s.is_real is not True:
+            if n % 2 and s.is_real is not True and not off_line_rules:
                 # a symbol declared nothing is complex, as SymPy reads it and the scope says (y ∈ ℂ): |y|² = y² is
-                # checked off the real line too, every other point
+                # checked off the real line too, every other point (not through sign: SymPy squares sign(3 + 4i) to 1)
                 v += sp.I * sp.Rational(rng.randint(1, 40), rng.randint(1, 12))
             try:
                 witness[s] = exact_value("", s, v)
