@@ -953,20 +953,6 @@ def real(expr) -> bool:
 
 
 def _real_matrix(expr) -> bool:
-    """:func:`_real_matrix_read`, once per distinct (immutable) matrix: a layer's operands are read at every form
-    built of them, and a σ applied to a symbol each time."""
-    try:
-        return _real_matrix_known(expr)
-    except TypeError:  # a mutable matrix
-        return _real_matrix_read(expr)
-
-
-@functools.lru_cache(maxsize=4096)
-def _real_matrix_known(expr) -> bool:
-    return _real_matrix_read(expr)
-
-
-def _real_matrix_read(expr) -> bool:
     """A matrix expression known to have real entries: built from matrix symbols (real matrices), explicit matrices
     and ``FunctionMatrix`` es with real entries, identities, zero and one matrices, by products, sums, transposes,
     inverses and integer powers, Hadamard and Kronecker products, blocks, real functions applied entrywise and
