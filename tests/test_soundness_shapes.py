@@ -230,17 +230,49 @@ def test_a_given_witness_applying_a_function_off_the_real_line_is_refused():
         witness={y: 1 + sp.I, f: sp.Lambda(T_, T_)}), "off the real line")
 
 
-@pytest.mark.parametrize("lhs, rhs, kw", [
-    # SymPy squares sign(3 + 4i) to 1, so sign(y)² = y/ȳ (true for y ≠ 0) was refuted at a complex y
-    (lambda y: sp.sign(y) ** 2, lambda y: y / sp.conjugate(y), dict(assume=lambda y: [sp.Ne(y, 0)])),
-    (lambda y: sp.sign(y) ** 2 * sp.Abs(y) ** 2, lambda y: y**2, {}),
-    (lambda y: sp.sign(y) ** 2, lambda y: 1, dict(assume=lambda y: [sp.Ne(y, 0)])),  # checked, false at y = i
-    (lambda y: sp.sign(y + sp.I) ** 2, lambda y: 1, {}),  # false at y = 0: sign(i)² = −1
-], ids=["conjugate", "abs", "one", "shifted_off_the_line"])
-def test_the_sign_of_a_value_that_may_not_be_real_is_refused(lhs, rhs, kw):
-    y = sp.Symbol("y")
-    kw = {k: v(y) for k, v in kw.items()}
-    refused(lambda: free("complex.sign", lhs(y), rhs(y), **kw), "may not be real")
+_YC, _WC, _XR = sp.Symbol("y"), sp.Symbol("w"), sp.Symbol("x", real=True)
+
+
+@pytest.mark.parametrize("run", [
+    # SymPy squared the sign of any nonzero number to 1, sign(3 + 4i)² too, which is (3 + 4i)²/25: each is true
+    lambda: free("sign.conjugate", sp.sign(_YC) ** 2, _YC / sp.conjugate(_YC), assume=[sp.Ne(_YC, 0)]).decide(),
+    lambda: free("sign.abs", sp.sign(_YC) ** 2 * sp.Abs(_YC) ** 2, _YC**2).check(),
+    lambda: free("sign.two", sp.sign(_YC) * sp.sign(_WC), _YC * _WC / (sp.Abs(_YC) * sp.Abs(_WC)),
+                 assume=[sp.Ne(_YC, 0), sp.Ne(_WC, 0)]).refute(witness={_YC: 1 + sp.I, _WC: 1 + sp.I}),
+    lambda: free("sign.product", sp.Mul(sp.sign(_YC), sp.sign(_YC), evaluate=False), _YC / sp.conjugate(_YC),
+                 assume=[sp.Ne(_YC, 0)]).refute(witness={_YC: 1 + sp.I}),
+], ids=["conjugate", "abs", "two_signs_at_one_point", "unevaluated_product"])
+def test_the_square_of_a_complex_sign_is_not_one(run):
+    try:
+        c = run()
+    except ValueError as exc:  # a given witness that refutes nothing
+        assert "\n" not in str(exc) and "no witness" in str(exc), exc
+        return
+    assert c.verdict in (P, C, U), c.evidence
+
+
+@pytest.mark.parametrize("build", [
+    # false at a complex (or imaginary) value: sign(i)² = −1
+    lambda: free("sign.one", sp.sign(_YC) ** 2, 1, assume=[sp.Ne(_YC, 0)]),
+    lambda: free("sign.shifted", sp.sign(_XR + sp.I) ** 2, 1),
+    lambda: free("sign.where", sp.Function("g")(_XR), 1,
+                 where={sp.Function("g"): sp.Lambda(T_, sp.sign(T_ + sp.I) ** 2)}),
+], ids=["one", "shifted", "where"])
+def test_a_false_statement_about_a_complex_signs_square_is_never_proved_or_checked(build):
+    try:
+        c = build().decide()
+    except ValueError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert c.verdict in (R, U), c.evidence
+
+
+def test_a_chain_step_squaring_a_complex_sign_proves_nothing_false():
+    # sign(x + i) = (x + i)/|x + i| ⟹ 1 = (x + i)²/|x + i|² (false at x = 0) was proved through rules.apply(t ↦ t²)
+    t = sp.Symbol("t")
+    ch = derive.chain("sign.apply", (sp.sign(_XR + sp.I), (_XR + sp.I) / sp.Abs(_XR + sp.I)), expect=None)
+    ch.step((1, (_XR + sp.I) ** 2 / sp.Abs(_XR + sp.I) ** 2), derive.rules.apply(sp.Lambda(t, t**2)))
+    assert ch.verdict is not P, ch
 
 
 def test_the_sign_of_a_real_value_is_read():
@@ -286,3 +318,15 @@ def test_a_case_that_reads_an_entry_past_its_matrix_is_no_traceback(lhs, rhs):
 def test_a_function_defined_against_its_declaration_is_refused_in_one_line():
     refused(lambda: free("fn.matrix_body", sp.Function("f", real=True)(sp.Symbol("a", real=True)), 1,
                          where={sp.Function("f", real=True): sp.Lambda(T_, COLUMN[T_, 0] * sp.I)}), "breaks")
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # δ(i, j, (1, 3)) prints δ_{ij} and is 0 outside 1 … 3: δ_{ij}² = δ_{ij} was refuted at i = j = −1
+    (lambda i, j: sp.KroneckerDelta(i, j, (1, 3)) ** 2, lambda i, j: sp.KroneckerDelta(i, j)),
+    (lambda i, j: 2 * sp.KroneckerDelta(i, j, (1, 3)), lambda i, j: 2 * sp.KroneckerDelta(i, j)),
+    (lambda i, j: sp.KroneckerDelta(i, j, (2, 5)) * i, lambda i, j: sp.KroneckerDelta(i, j) * j),
+], ids=["square", "twice", "times_index"])
+def test_a_delta_of_a_range_is_read_only_inside_it(lhs, rhs):
+    i, j = sp.symbols("i j", integer=True)
+    c = free("entry.delta_range", lhs(i, j), rhs(i, j)).decide()
+    assert c.verdict in (P, C, U), c.evidence

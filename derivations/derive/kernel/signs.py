@@ -171,9 +171,19 @@ def _monotonic(self):
     return _monotonic.sympy(self)
 
 
+def _sign_power(self, other):
+    """``sign(u)ᵉ`` for an even e: 1 only for a real ``u ≠ 0``. SymPy's rule (``sign._eval_power``) asks only that u is
+    nonzero, and so makes sign(3 + 4i)² 1, which is (3 + 4i)²/25: sign(y)² = y/ȳ was refuted at a complex y, and a
+    chain step squaring sign(x + i) proved 1 = (x + i)²/(x² + 1)."""
+    if self.args[0].is_extended_real is not True:
+        return None
+    return _sign_power.sympy(self, other)
+
+
 def install():
-    """Make SymPy read the sign of a closed number only as :func:`closed_sign` certifies it (done once, when derive
-    is imported; SymPy's own functions stay reachable as ``.sympy`` on the replacements)."""
+    """Make SymPy read the sign of a closed number only as :func:`closed_sign` certifies it, and square only a real
+    number's sign to 1 (:func:`_sign_power`) (done once, when derive is imported; SymPy's own functions stay
+    reachable as ``.sympy`` on the replacements)."""
     if getattr(relational._n2, "sympy", None) is not None:
         return
     _positive_negative.sympy = Expr._eval_is_extended_positive_negative
@@ -182,7 +192,9 @@ def install():
     _equals.sympy = Expr.equals
     _relation_simplify.sympy = relational.Relational._eval_simplify
     _monotonic.sympy = exprtools._monotonic_sign
+    _sign_power.sympy = sp.sign._eval_power
     Expr._eval_is_extended_positive_negative = _positive_negative
+    sp.sign._eval_power = _sign_power
     relational._n2 = _difference
     integers.get_integer_part = _integer_part
     Expr.equals = _equals

@@ -107,9 +107,8 @@ def refuse_inexact(where: str, expr) -> None:
 
 def refuse_undefined(where: str, expr) -> None:
     """Raise ValueError for ``nan``, ``zoo``, ``±oo``, ranges (``AccumBounds``) and empty matrices: they are no
-    values to compare; for an odd root of a base that may be a negative real (:func:`_odd_root`), whose value is
-    not the one it prints as; and for an even power of the sign of a value that may not be real, which SymPy reads as
-    a real sign's (:func:`_even_power_of_sign`: sign(y)² = y/ȳ was refuted at a complex y, where it holds)."""
+    values to compare; and for an odd root of a base that may be a negative real (:func:`_odd_root`), whose value is
+    not the one it prints as."""
     if isinstance(expr, (sp.MatrixBase, MatrixExpr)) and 0 in expr.shape:
         raise ValueError(f"{where}: an empty {expr.shape[0]}x{expr.shape[1]} matrix states nothing")
     for node in _nodes(expr):
@@ -121,24 +120,6 @@ def refuse_undefined(where: str, expr) -> None:
         if _odd_root(node):
             raise ValueError(f"{where}: {sp.sstr(node)} is SymPy's principal complex root where its base is negative, "
                              f"not the real root it prints as; use sympy.real_root, or a base known to be ≥ 0")
-        if _even_power_of_sign(node):
-            raise ValueError(f"{where}: {_short(node)} is an even power of the sign of a value that may not be real, "
-                             f"which SymPy takes for 1 (sign(i)² is −1); declare its symbols real, or write u/|u|")
-
-
-def _even_power_of_sign(node) -> bool:
-    """``sign(u)ᵉ`` with ``e`` possibly even and ``u`` possibly not real: SymPy's rule makes it 1, as for a real u."""
-    return (isinstance(node, sp.Pow) and isinstance(node.base, sp.sign) and node.exp.is_even is not False
-            and _off_the_line(node.base.args[0]))
-
-
-def _off_the_line(arg) -> bool:
-    """Whether ``arg`` may be a non-real number: known not real, holding ``i``, or a symbol not declared real
-    (an undefined function's value is read as real, as its scope ℝ → ℝ says)."""
-    if arg.is_extended_real is True:
-        return False
-    return arg.is_extended_real is False or arg.has(sp.I) or any(
-        s.is_real is not True for s in arg.free_symbols if isinstance(s, sp.Symbol))
 
 
 def _odd_root(node) -> bool:
@@ -297,7 +278,7 @@ def refuse_outside(expr, values=None) -> None:
     at an index its values give (``y[i, 0]`` at ``i = −1``), or at an index of a sum over the range the values give
     its limits (``Σ_{i=-1}^{1} y[i, 0]``). ``[y_1, y_2, y_3][i] = i + 1`` was refuted at ``i = −1`` by the value 3.
     An entry of an identity at symbolic indices is SymPy's δ of a range (``I₃[i, j]`` is ``δ(i, j, (0, 2))``, printed
-    δ_{ij}, and 0 at i = j = −1): it is read so too."""
+    δ_{ij}, and 0 at i = j = −1): it is read so too, as is any δ of a range."""
     values = values or {}
     if not any(not (e.i.is_Integer and e.j.is_Integer) for e in expr.atoms(MatrixElement)) and not any(
             d.delta_range is not None for d in expr.atoms(sp.KroneckerDelta)):
@@ -321,16 +302,16 @@ def refuse_outside(expr, values=None) -> None:
 
 
 def _inside(entry, values, ranges) -> None:
-    if isinstance(entry, sp.KroneckerDelta):  # an identity's entry: both indices within its range (from 0)
-        lo, hi = (sp.sympify(e).xreplace(values) for e in entry.delta_range)
-        reads = [("row", entry.args[0], hi + 1), ("column", entry.args[1], hi + 1)] if lo == 0 else []
+    if isinstance(entry, sp.KroneckerDelta):  # δ of a range (an identity's entry): both indices within it
+        first, last = (sp.sympify(e).xreplace(values) for e in entry.delta_range)
+        reads = [("row", entry.args[0], first, last + 1), ("column", entry.args[1], first, last + 1)]
     else:
         parent = values.get(entry.parent, entry.parent)
         sizes = [sp.sympify(s).xreplace(values) for s in parent.shape]
-        reads = [("row", entry.i, sizes[0]), ("column", entry.j, sizes[1])]
+        reads = [("row", entry.i, sp.S.Zero, sizes[0]), ("column", entry.j, sp.S.Zero, sizes[1])]
     read = 0
-    for what, index, size in reads:
-        if not size.is_Integer:
+    for what, index, first, end in reads:
+        if not (first.is_Integer and end.is_Integer):
             continue
         index = sp.sympify(index).xreplace(values)
 
@@ -338,9 +319,9 @@ def _inside(entry, values, ranges) -> None:
             nonlocal read
             if k == len(ranges):
                 value = index.xreplace(at)
-                if value.is_Integer and not 0 <= value < size:
-                    raise OutsideMatrix(f"the entry {_short(entry)} is read at {what} {value} (counted from 0) of a "
-                                        f"matrix with {size} {what}s")
+                if value.is_Integer and not first <= value < end:
+                    of = f"of a matrix with {end} {what}s" if first == 0 else f"outside its range {first} … {end - 1}"
+                    raise OutsideMatrix(f"the entry {_short(entry)} is read at {what} {value} (counted from 0) {of}")
                 return
             var, lo, hi = ranges[k]
             lo, hi = (sp.sympify(e).xreplace(at) if e is not None else None for e in (lo, hi))

@@ -650,7 +650,6 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
     symbols = _scalars(symbols, diff)
     if any(isinstance(s, sp.MatrixSymbol) for s in symbols):
         raise TypeError("a numeric check needs explicit matrices, not matrix symbols")
-    off_line_rules = any(isinstance(e, sp.Basic) and e.has(sp.sign) for _, e in comps)
     pools = {s: _allowed(s) for s in symbols}
     _require_candidates(pools)
     stand_ins = {f: stand_ins_for(f, diff) for f in funcs}
@@ -662,9 +661,9 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
         witness = {}
         for s in symbols:
             v = sp.Rational(rng.randint(-40, 40), rng.randint(1, 12))
-            if n % 2 and s.is_real is not True and not off_line_rules:
+            if n % 2 and s.is_real is not True:
                 # a symbol declared nothing is complex, as SymPy reads it and the scope says (y ∈ ℂ): |y|² = y² is
-                # checked off the real line too, every other point (not through sign: SymPy squares sign(3 + 4i) to 1)
+                # checked off the real line too, every other point
                 v += sp.I * sp.Rational(rng.randint(1, 40), rng.randint(1, 12))
             try:
                 witness[s] = exact_value("", s, v)
