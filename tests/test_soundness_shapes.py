@@ -330,3 +330,34 @@ def test_a_delta_of_a_range_is_read_only_inside_it(lhs, rhs):
     i, j = sp.symbols("i j", integer=True)
     c = free("entry.delta_range", lhs(i, j), rhs(i, j)).decide()
     assert c.verdict in (P, C, U), c.evidence
+
+
+# -- SymPy's own readings of complex values, as derive installs them -------------------------------------------------
+@pytest.mark.parametrize("run, allowed", [
+    # sinc(2i) = sinh(2)/2 ≈ 1.813 has an enclosure off the real line's zero but no certified sign: it was read as 0
+    (lambda: free("sinc.zero", sp.sinc(2 * sp.I), 0).decide(), (R, U)),
+    (lambda: free("sinc.zero_times", sp.sinc(2 * sp.I) * sp.Symbol("x", real=True), 0).decide(), (R, U)),
+    (lambda: free("sinc.abs", sp.Abs(sp.sinc(sp.I)), sp.sinc(sp.I)).decide(), (P, C, U)),  # true: sinc(i) > 0
+], ids=["zero", "times_x", "abs"])
+def test_a_real_number_with_a_complex_enclosure_is_never_read_as_zero(run, allowed):
+    c = run()
+    assert c.verdict in allowed, c.evidence
+    assert sp.sinc(sp.I).is_zero is not True and (sp.sinc(sp.I) - 1).is_positive is not False
+
+
+_XL = sp.Symbol("x", real=True)
+
+
+@pytest.mark.parametrize("run", [
+    # li(−2) = 0.036 + 3.735i is not its own conjugate; SymPy folded conj(li(x)) to li(x) for a real x of any sign
+    lambda: free("conj.where", sp.conjugate(sp.Function("g")(_XL)), sp.Function("g")(_XL),
+                 where={sp.Function("g"): sp.Lambda(T_, sp.li(T_))}, assume=[sp.Ne(_XL, 1)]).decide(),
+    lambda: free("conj.abs", sp.Abs(sp.Function("g")(_XL) + sp.I), sp.sqrt(sp.Function("g")(_XL) ** 2 + 1),
+                 where={sp.Function("g"): sp.Lambda(T_, sp.li(T_))}, assume=[sp.Ne(_XL, 1)]).decide(),
+    lambda: derive.chain("conj.chain", (sp.li(_XL), sp.li(-2)), assume=[sp.Ne(_XL, 1)], expect=None).step(
+        (sp.li(_XL), sp.conjugate(sp.li(-2))), derive.rules.apply(sp.conjugate)),
+    lambda: free("conj.loggamma", sp.conjugate(sp.loggamma(_XL)), sp.loggamma(_XL)).prove(),
+], ids=["where", "abs", "chain", "loggamma"])
+def test_a_conjugate_is_never_folded_across_a_branch_cut(run):
+    c = run()
+    assert c.verdict is not P, c

@@ -15,11 +15,12 @@ and ``second`` (the independent engines) at the bottom, then ``layers`` (the pap
 """
 from __future__ import annotations
 
-from .kernel import inverses, signs, sums
+from .kernel import conjugates, inverses, signs, sums
 
 inverses.install()  # before anything builds a matrix product: SymPy keeps the inverses it is given
 signs.install()  # before anything reads a closed number's sign: SymPy reads it certified, never from digits
 sums.install()  # SymPy reads a sum's or a product's sign as empty and reversed ranges make it
+conjugates.install()  # SymPy folds a conjugate across a branch cut (li, loggamma …) only where the value is real
 
 from .kernel import rules
 from .kernel.chains import Chain, chain, conclusions

@@ -88,7 +88,7 @@ def _positive_negative(self, positive):
     sign = closed_sign(self)
     if sign == "not real":
         return False
-    if sign is None:
+    if sign is None or sign == "nonzero":  # (nonzero, of a sign no enclosure tells: not "neither", which is zero)
         return None
     return sign == (1 if positive else -1)
 
