@@ -162,7 +162,7 @@ def test_ctrl_c_stops_the_run_and_its_kernels(tmp_path):
     finally:
         proc.kill()  # only if it is still there: a hang fails the test, and leaves nothing behind
     assert proc.returncode == 130
-    assert err.strip().splitlines()[-1] == "derive check: interrupted"
+    assert err.strip().splitlines()[-1] == "derive check: interrupted", err
     assert gone(int(pid_file.read_text()))
 
 

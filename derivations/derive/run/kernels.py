@@ -215,7 +215,7 @@ async def connect(km: ForkedKernelManager, timeout: float = 60.0):
     none that matter (nbclient reads only the messages that answer each cell's own request).
     """
     kc = km.client()
-    kc.start_channels()
+    kc.start_channels(hb=False)  # whether the kernel lives is asked of its manager: no heartbeat thread
     deadline = time.monotonic() + timeout
     while True:
         kc.kernel_info()

@@ -246,6 +246,11 @@ def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=No
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            # what nbclient left polling a stopped kernel ends here, its exception read, not printed at exit
+            strays = asyncio.all_tasks() - {asyncio.current_task()}
+            for task in strays:
+                task.cancel()
+            await asyncio.gather(*strays, return_exceptions=True)
 
     # The notebooks run on an event loop of their own, in a thread: this thread stays free for Ctrl-C (and for
     # a loop of its own, as in a notebook), and nbclient installs no signal handlers off the main thread.
