@@ -176,9 +176,16 @@ def test_matrix_instance_is_proved_entry_by_entry():
 def test_check_takes_one_point_and_refuses_none():
     one = derive.claim("mut.check_one", (a + b) ** 2, a**2 + 2 * a * b + b**2).check(points=1)
     assert one.verdict is Verdict.CHECKED
-    assert one.evidence.detail.startswith("agrees at 1 seeded rational points")
+    assert one.evidence.detail.startswith("agrees at 1 seeded rational point,")
     with pytest.raises(TypeError, match="points must be a whole number >= 1"):
         derive.claim("mut.check_zero", (a + b) ** 2, a**2 + 2 * a * b + b**2).check(points=0)
+
+
+def test_check_of_a_claim_without_symbols_reads_its_one_point_once():
+    t = sp.Symbol("t", real=True)
+    closed = derive.claim("mut.check_closed", sp.Integral(t, (t, 0, 1)), sp.Rational(1, 2)).check(points=12)
+    assert closed.verdict is Verdict.CHECKED
+    assert closed.evidence.detail.startswith("agrees at 1 seeded rational point,")
 
 
 def test_check_of_a_real_sigma_applied_at_a_complex_argument_has_no_stand_in():

@@ -588,15 +588,17 @@ class Claim(Statement):
                 self._set(Verdict.UNPROVEN, Evidence(strategy="", detail=seen.uncertified, seconds=seconds))
             elif seen.used == 0 and seen.unevaluated:
                 self._set(Verdict.UNPROVEN, Evidence(strategy="", seconds=seconds, detail=(
-                    f"no sample point could be used: at the {seen.unevaluated} that meet the assumptions, the sides "
-                    f"could not be evaluated exactly")))
+                    f"no sample point could be used: at "
+                    f"{'the one' if seen.unevaluated == 1 else f'the {seen.unevaluated}'} that "
+                    f"meet{'s' * (seen.unevaluated == 1)} the assumptions, the sides could not be evaluated exactly")))
             elif seen.used == 0:
                 raise ValueError(f"{where}: no sample point satisfies the assumptions")
             else:
                 stand_in = " (σ replaced by test functions)" if funcs else ""
                 self._set(Verdict.CHECKED, Evidence(
                     strategy="numeric",
-                    detail=f"agrees at {seen.used} seeded rational points{stand_in}, max |lhs - rhs| = {seen.worst:.1e}",
+                    detail=f"agrees at {seen.used} seeded rational point{'s' * (seen.used != 1)}{stand_in}, "
+                           f"max |lhs - rhs| = {seen.worst:.1e}",
                     seconds=seconds,
                 ))
         return self._settle(Verdict.CHECKED)

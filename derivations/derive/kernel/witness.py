@@ -655,6 +655,7 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
     stand_ins = {f: stand_ins_for(f, diff) for f in funcs}
     worst = 0.0
     used = unevaluated = 0
+    seen = set()
     for n in range(points * 4):
         if used >= points:
             break
@@ -671,6 +672,10 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
                 witness[s] = rng.choice(pools[s])
         for k, f in enumerate(funcs):
             witness[f] = stand_ins[f][(n + k) % len(stand_ins[f])]
+        key = tuple((sp.srepr(k), sp.srepr(v)) for k, v in witness.items())
+        if key in seen:  # the same point again (a claim with few or no symbols): it would say nothing new
+            continue
+        seen.add(key)
         if not _respects(assume, witness):
             continue
         try:
