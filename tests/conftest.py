@@ -3,6 +3,7 @@
 Hypothesis runs derandomized and without an example database, so ``make test`` is deterministic; set
 ``HYPOTHESIS_PROFILE=thorough`` for a long randomized search.
 """
+import asyncio
 import os
 from pathlib import Path
 
@@ -43,6 +44,53 @@ def browser():
 SLOW_FIRST = ["tests/test_site_claims_page.py", "tests/test_site_pages.py", "tests/test_sympy_beside_derive.py",
               "tests/test_try_page.py", "notebooks/09_rank_r.ipynb", "notebooks/08_activation_atlas.ipynb",
               "tests/test_site.py", "tests/test_soundness_classes.py"]
+
+
+class _ForkedForNbval:
+    """What nbval asks of a kernel manager, for a kernel forked by derive's kernel server (as ``derive check`` runs
+    the notebooks; ``test_kernels.py`` checks that such a kernel looks like a launched one)."""
+
+    kernel_spec = None
+
+    def __init__(self, km):
+        self.km = km
+
+    def is_alive(self) -> bool:
+        return self.km.has_kernel
+
+    def interrupt_kernel(self) -> None:
+        asyncio.run(self.km.interrupt_kernel())
+
+    def shutdown_kernel(self, now=False, restart=False) -> None:
+        asyncio.run(self.km.shutdown_kernel())
+        asyncio.run(self.km.cleanup_resources())
+
+
+def _forked_kernel(startup_timeout=60, kernel_name="python", cwd=None, **_launch):
+    """nbval's ``start_new_kernel``, with a kernel forked by derive's server instead of launched (no interpreter
+    started and no imports made per notebook)."""
+    from jupyter_client.blocking import BlockingKernelClient
+
+    from derive.run import kernels
+
+    km = kernels.start(cwd or os.getcwd())
+    kc = BlockingKernelClient(connection_file=km.connection_file)
+    kc.load_connection_file()
+    kc.start_channels(hb=False)
+    try:
+        kc.wait_for_ready(timeout=startup_timeout)
+    except RuntimeError:
+        kc.stop_channels()
+        _ForkedForNbval(km).shutdown_kernel()
+        raise
+    return _ForkedForNbval(km), kc
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("nbval"):
+        import nbval.kernel
+
+        nbval.kernel.start_new_kernel = _forked_kernel
 
 
 def pytest_collection_modifyitems(config, items):
