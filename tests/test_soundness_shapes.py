@@ -361,3 +361,66 @@ _XL = sp.Symbol("x", real=True)
 def test_a_conjugate_is_never_folded_across_a_branch_cut(run):
     c = run()
     assert c.verdict is not P, c
+
+
+# -- parts of a matrix whose shape SymPy reads for some sizes only --------------------------------------------------------
+_A_NN = sp.MatrixSymbol("A", N_, N_)
+_B_NM = sp.MatrixSymbol("B", N_, M_)
+
+
+@pytest.mark.parametrize("build", [
+    # diag(1₂ₓₘ) was read as 2 entries: diag(1₂ₓₘ)ᵀ diag(1₂ₓₘ) = [2] was proved, false at m = 1
+    lambda: free("part.diag_two", sp.DiagonalOf(sp.OneMatrix(2, M_)).T * sp.DiagonalOf(sp.OneMatrix(2, M_)),
+                 sp.ImmutableMatrix([[2]])),
+    lambda: derive.chain("part.diag_chain", (sp.MatrixSymbol("X", 1, 1), sp.DiagonalOf(sp.OneMatrix(2, M_)).T
+                                             * sp.DiagonalOf(sp.OneMatrix(2, M_))), expect=None),
+    lambda: free("part.diag_rows", sp.DiagonalOf(sp.OneMatrix(M_, 3)).T * sp.DiagonalOf(sp.OneMatrix(M_, 3)),
+                 sp.ImmutableMatrix([[3]])),
+    # n×m: SymPy's shape is unknown (None), which ended in a traceback
+    lambda: free("part.diag_unknown", sp.Trace(sp.DiagMatrix(sp.DiagonalOf(_B_NM))), sp.Trace(sp.DiagonalOf(_B_NM).T
+                                                                                              * sp.OneMatrix(N_, 1))),
+], ids=["two_by_m", "chain", "m_by_three", "n_by_m"])
+def test_a_diagonal_of_a_matrix_that_may_not_be_square_is_refused(build):
+    refused(build, "the diagonal of the")
+
+
+def test_a_diagonal_of_a_square_matrix_is_read():
+    c = free("part.diag_square", sp.Trace(sp.DiagMatrix(sp.DiagonalOf(_A_NN))), sp.Trace(_A_NN)).decide()
+    assert c.verdict in (P, U), c.evidence.detail
+
+
+@pytest.mark.parametrize("build", [
+    # SymPy counts ⌊n/2⌋ rows of 1ₙₓₙ[::2, :]; there are ⌈n/2⌉: its Gram matrix ⌊n/2⌋·1ₙₓₙ was proved, false at n = 3
+    lambda: free("part.step_rows", sp.OneMatrix(N_, N_)[::2, :].T * sp.OneMatrix(N_, N_)[::2, :],
+                 sp.floor(N_ / 2) * sp.OneMatrix(N_, N_)),
+    lambda: free("part.step_three", sp.MatrixSymbol("B", 3, 3)[::2, :].T * sp.MatrixSymbol("B", 3, 3)[::2, :],
+                 sp.MatrixSymbol("B", 3, 3)[0, :].T * sp.MatrixSymbol("B", 3, 3)[0, :]),
+    lambda: free("part.step_cols", sp.OneMatrix(N_, N_)[:, ::3] * sp.OneMatrix(N_, N_)[:, ::3].T,
+                 sp.floor(N_ / 3) * sp.OneMatrix(N_, N_)),
+], ids=["rows_n", "rows_three", "cols_n"])
+def test_a_slice_whose_step_may_not_divide_its_length_is_refused(build):
+    refused(build, "with a step of")
+
+
+@pytest.mark.parametrize("build", [
+    # 1ₙₓₙ[0:2, 0:2] does not exist at n = 1; (1ₙₓₙ[0:2, 0:2])² = 2·1ₙₓₙ[0:2, 0:2] was proved "for n ≥ 1"
+    lambda: free("part.corner", sp.OneMatrix(N_, N_)[0:2, 0:2] ** 2, 2 * sp.OneMatrix(N_, N_)[0:2, 0:2]),
+    lambda: free("part.from_one", _A_NN[1:, :].T * _A_NN[1:, :], _A_NN.T * _A_NN - _A_NN[0, :].T * _A_NN[0, :]),
+    lambda: free("part.last_two", sp.Trace(_A_NN[N_ - 2:N_, N_ - 2:N_]), _A_NN[N_ - 2, N_ - 2] + _A_NN[N_ - 1, N_ - 1]),
+], ids=["corner", "from_row_one", "last_two"])
+def test_a_slice_that_may_lie_outside_its_matrix_is_refused(build):
+    refused(build, "which it does not have for every value of the sizes")
+
+
+def test_a_slice_inside_its_matrix_is_read():
+    c = free("part.first_row", _A_NN[0, :] * _A_NN[0, :].T, _A_NN[0, :] * _A_NN.T[:, 0]).decide()
+    assert c.verdict in (P, U), c.evidence.detail
+
+
+@pytest.mark.parametrize("vector", [
+    lambda: _B_NM,
+    lambda: sp.MatrixSymbol("C", N_, 2),
+    lambda: sp.MatrixSymbol("C", 2, M_),
+], ids=["n_by_m", "n_by_two", "two_by_m"])
+def test_a_diagonal_matrix_of_what_is_not_a_row_or_a_column_is_refused(vector):
+    refused(lambda: free("part.diag_matrix", sp.Trace(sp.DiagMatrix(vector())), 0), "not a row or a column")

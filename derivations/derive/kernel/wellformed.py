@@ -165,7 +165,11 @@ def refuse_loose_indices(where: str, expr) -> None:
     ...
     ValueError: claim('x'): the index k of Product(k, (k, 0, 3)) is declared positive, but it takes the values its limits give it; declare it sp.Symbol('k', integer=True)
     """
-    for node in _nodes(expr):
+    nodes = list(_nodes(expr))
+    for node in nodes:  # first, as their shapes are what the checks below read
+        if isinstance(node, (sp.MatrixSlice, sp.DiagonalOf, sp.DiagMatrix)):
+            _refuse_unread_parts(where, node)
+    for node in nodes:
         if isinstance(node, MatrixExpr) and not isinstance(node, sp.MatrixBase):
             for size in node.shape:
                 if sp.sympify(size).is_integer is not True:
@@ -210,9 +214,49 @@ def refuse_loose_indices(where: str, expr) -> None:
 
 def _same_size(a, b) -> bool | None:
     """Whether two sizes are equal: ``True`` when they are as written (once expanded), ``False`` when they differ
-    for every value of their symbols, ``None`` when that depends on the values."""
+    for every value of their symbols, ``None`` when that depends on the values (or a size is not known)."""
+    if a is None or b is None:
+        return None
     d = sp.expand(sp.sympify(a) - sp.sympify(b))
     return True if d == 0 else (False if d.is_zero is False else None)
+
+
+def _refuse_unread_parts(where: str, node) -> None:
+    """Raise ValueError where SymPy gives a part of a matrix a shape that holds only for some sizes:
+
+    * a slice must lie inside its matrix for every value of the sizes (``1ₙₓₙ[0:2, 0:2]`` does not exist at n = 1),
+      and a step must divide the length it runs over: SymPy counts ⌊(stop − start)/step⌋ rows, one too few where it
+      does not (``1ₙₓₙ[::2, :]ᵀ 1ₙₓₙ[::2, :] = ⌊n/2⌋ 1ₙₓₙ`` was proved, false at n = 3);
+    * the diagonal of an r×c matrix has min(r, c) entries, and SymPy reads it as r when only r is a number, c when
+      only c is (diag(1₂ₓₘ) was taken for 2 entries, and has 1 at m = 1), or leaves it unknown;
+    * a vector made a diagonal matrix must be a row or a column as written: SymPy takes an n×m matrix for a column.
+    """
+    if isinstance(node, sp.MatrixSlice):
+        sizes = node.parent.shape
+        for (start, stop, step), size, what in zip((node.rowslice, node.colslice), sizes, ("rows", "columns")):
+            inside = (sp.sympify(start).is_nonnegative, sp.sympify(stop - start - 1).is_nonnegative,
+                      sp.sympify(size - stop).is_nonnegative)
+            if not all(known is True for known in inside):
+                raise ValueError(f"{where}: {_short(node)} takes the {what} {sp.sstr(start)} to {sp.sstr(stop - 1)} "
+                                 f"(from 0) of a matrix with {sp.sstr(size)} {what}, which it does not have for every "
+                                 f"value of the sizes: give it sizes that make it so")
+            if step != 1 and sp.Mod(stop - start, step) != 0:
+                raise ValueError(f"{where}: {_short(node)} takes the {what} {sp.sstr(start)} to {sp.sstr(stop - 1)} "
+                                 f"with a step of {sp.sstr(step)}, and SymPy counts ⌊{sp.sstr(stop - start)}/"
+                                 f"{sp.sstr(step)}⌋ of them, one too few where the step does not divide that; give it "
+                                 f"a range the step divides")
+    elif isinstance(node, sp.DiagonalOf):
+        r, c = node.arg.shape
+        if not (r.is_Integer and c.is_Integer or _same_size(r, c) is True):
+            raise ValueError(f"{where}: the diagonal of the {sp.sstr(r)}×{sp.sstr(c)} matrix {_short(node.arg)} has "
+                             f"min({sp.sstr(r)}, {sp.sstr(c)}) entries, which SymPy does not read for every value of "
+                             f"the sizes: give it a square matrix, or numbers for its sizes")
+    elif isinstance(node, sp.DiagMatrix):
+        r, c = node.args[0].shape
+        if not (r == 1 or c == 1):
+            raise ValueError(f"{where}: {_short(node)} makes a diagonal matrix of {_short(node.args[0])}, "
+                             f"{sp.sstr(r)}×{sp.sstr(c)}, which is not a row or a column as written (SymPy reads it as "
+                             f"a column, though at {sp.sstr(r)} = 1 it is a row)")
 
 
 def _refuse_unread_shapes(where: str, node) -> None:
