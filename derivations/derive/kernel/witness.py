@@ -470,12 +470,26 @@ def residual_at(expr, witness: dict, denominators=()):
         raise NotEvaluable(f"the statement cannot be evaluated there ({type(exc).__name__})") from None
 
 
+#: the most entries a matrix of known size is written out with to take its determinant or trace at a witness
+_MOST_WRITTEN = 64
+
+
 def _explicit_determinants(value):
     """``value`` with each determinant or trace of a matrix of known size worked out (``det`` of the 0×0 zero
-    matrix is 1): at a witness a size is a number, and an unevaluated ``Determinant(0)`` would certify nothing."""
+    matrix is 1): at a witness a size is a number, and an unevaluated ``Determinant(0)`` would certify nothing.
+    A small matrix is written out first: SymPy's rules read the sizes as written (det(0₀ ⊗ 0₀) came out nan, and
+    the point was passed over: det(0ₖ ⊗ 0ₘ) = 0 was "checked", though it is 1 at k = m = 0)."""
     if not isinstance(value, sp.Basic) or not value.has(sp.Determinant, sp.Trace):
         return value
-    known = {d: sums.doit(d) for d in value.atoms(sp.Determinant, sp.Trace)
+
+    def worked_out(d):
+        rows, cols = d.arg.shape
+        if rows * cols <= _MOST_WRITTEN:
+            written = sp.ImmutableMatrix(d.arg.as_explicit())
+            return written.det() if isinstance(d, sp.Determinant) else written.trace()
+        return sums.doit(d)
+
+    known = {d: worked_out(d) for d in value.atoms(sp.Determinant, sp.Trace)
              if not d.free_symbols and all(size.is_Integer for size in d.arg.shape)}
     return value.xreplace(known) if known else value
 
