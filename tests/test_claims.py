@@ -401,6 +401,14 @@ def test_a_check_where_no_point_can_be_evaluated_says_so():
                                   "could not be evaluated exactly")
 
 
+def test_a_check_says_how_many_points_it_passed_over():
+    y = sp.Symbol("y")  # complex: at a point off the real line the Heaviside steps have no value
+    cl = claim("demo.steps", sp.Heaviside(y) + sp.Heaviside(-y), sp.Integer(1)).check()
+    assert cl.verdict is Verdict.CHECKED
+    assert cl.evidence.detail.startswith("agrees at 12 seeded rational points, max |lhs - rhs| = 0.0e+00; ")
+    assert cl.evidence.detail.endswith(" more points passed over, where the sides could not be evaluated exactly")
+
+
 def test_decide():
     assert claim("demo.d1", (a + 1) ** 2, a**2 + 2 * a + 1).decide().verdict is Verdict.PROVED
     assert claim("demo.d2", RELU(a), a).decide().verdict is Verdict.REFUTED

@@ -595,10 +595,12 @@ class Claim(Statement):
                 raise ValueError(f"{where}: no sample point satisfies the assumptions")
             else:
                 stand_in = " (σ replaced by test functions)" if funcs else ""
+                skipped = (f"; {seen.unevaluated} more point{'s' * (seen.unevaluated != 1)} passed over, where the "
+                           f"sides could not be evaluated exactly") if seen.unevaluated else ""
                 self._set(Verdict.CHECKED, Evidence(
                     strategy="numeric",
                     detail=f"agrees at {seen.used} seeded rational point{'s' * (seen.used != 1)}{stand_in}, "
-                           f"max |lhs - rhs| = {seen.worst:.1e}",
+                           f"max |lhs - rhs| = {seen.worst:.1e}{skipped}",
                     seconds=seconds,
                 ))
         return self._settle(Verdict.CHECKED)
