@@ -427,18 +427,98 @@ def test_a_diagonal_matrix_of_what_is_not_a_row_or_a_column_is_refused(vector):
 
 
 # -- a determinant at a witness of size 0 -----------------------------------------------------------------------------
-_K0 = sp.Symbol("k", integer=True, nonnegative=True)
 _M0 = sp.Symbol("m", integer=True, nonnegative=True)
 
 
 @pytest.mark.parametrize("lhs", [
     # SymPy's rules gave det(0₀ ⊗ 0₀) = nan, and the point was passed over: det(0ₖ ⊗ 0ₘ) = 0 was "checked"
-    lambda: sp.Determinant(sp.KroneckerProduct(sp.ZeroMatrix(_K0, _K0), sp.ZeroMatrix(_M0, _M0))),
-    lambda: sp.Determinant(sp.KroneckerProduct(sp.Identity(_K0), sp.ZeroMatrix(_M0, _M0))),
-    lambda: sp.Determinant(sp.KroneckerProduct(sp.ZeroMatrix(_K0, _K0), sp.Identity(2))),
+    lambda: sp.Determinant(sp.KroneckerProduct(sp.ZeroMatrix(K0, K0), sp.ZeroMatrix(_M0, _M0))),
+    lambda: sp.Determinant(sp.KroneckerProduct(sp.Identity(K0), sp.ZeroMatrix(_M0, _M0))),
+    lambda: sp.Determinant(sp.KroneckerProduct(sp.ZeroMatrix(K0, K0), sp.Identity(2))),
 ], ids=["zero_zero", "identity_zero", "zero_identity"])
 def test_a_determinant_of_the_empty_matrix_is_one_at_a_witness(lhs):
     c = free("empty.det", lhs(), 0).decide()
     assert c.verdict is R, c.evidence.detail
     values = {k: int(v) for k, v in c.evidence.witness.items()}
     assert 0 in values.values()
+
+
+# -- SymPy's rules that miss a zero (derive.kernel.zeros) ----------------------------------------------------------------
+_XZ, _AZ, _BZ = sp.symbols("x a b", real=True)
+_KZ = sp.Symbol("k", integer=True)
+_IU = sp.Symbol("iu", imaginary=True)
+_G = sp.Function("g")
+
+
+@pytest.mark.parametrize("build", [
+    # acot is odd except at 0 (acot 0 = π/2): acot((1 − x)(1 + x)) = −acot(x² − 1) was proved, false at x = 1
+    lambda: free("zero.acot", sp.acot((1 - _XZ) * (1 + _XZ)), -sp.acot(_XZ**2 - 1)).decide(),
+    lambda: derive.chain("zero.acot_chain", (_XZ, -_BZ), expect=None).step((sp.acot(_XZ), -sp.acot(_BZ)),
+                                                                             derive.rules.apply(sp.acot)),
+    lambda: free("zero.acoth", sp.acoth((1 - _XZ) * (1 + _XZ)), -sp.acoth(_XZ**2 - 1),
+                 assume=[sp.Ne(1 - (1 - _XZ)**2 * (1 + _XZ)**2, 0), sp.Ne(1 - (_XZ**2 - 1)**2, 0)]).decide(),
+    # acoth(i·x) = −i·acot(x) fails at x = 0 (iπ/2 against −iπ/2)
+    lambda: free("zero.acoth_i", _G(_XZ), -sp.I * sp.acot(_XZ), where={_G: sp.Lambda(T_, sp.acoth(sp.I * T_))}).decide(),
+], ids=["acot", "acot_chain", "acoth", "acoth_i"])
+def test_a_function_odd_away_from_zero_is_not_rewritten_where_its_argument_may_be_zero(build):
+    c = build()
+    assert c.verdict is not P, c
+
+
+@pytest.mark.parametrize("build", [
+    # atan, asin of a rational and acos of one were read irrational, hence nonzero: atan(k)·a = atan(k)·b ⟹ a = b
+    lambda: derive.chain("zero.atan", (sp.atan(_KZ) * _AZ, sp.atan(_KZ) * _BZ), expect=None).step(
+        (_AZ, _BZ), derive.rules.divide(sp.atan(_KZ))),
+    lambda: derive.chain("zero.acos", (sp.acos(_KZ) * _AZ, sp.acos(_KZ) * _BZ), expect=None).step(
+        (_AZ, _BZ), derive.rules.divide(sp.acos(_KZ))),
+    lambda: derive.chain("zero.asin", (sp.asin(_KZ / 3) * _AZ, sp.asin(_KZ / 3) * _BZ), expect=None).step(
+        (_AZ, _BZ), derive.rules.divide(sp.asin(_KZ / 3))),
+    lambda: free("zero.atan_sign", _G(_KZ), 1, where={_G: sp.Lambda(T_, sp.Abs(sp.sign(sp.atan(T_))))}).decide(),
+], ids=["atan", "acos", "asin", "atan_sign"])
+def test_an_inverse_trigonometric_value_of_a_rational_is_not_read_nonzero(build):
+    c = build()
+    assert c.verdict is not P, c
+
+
+@pytest.mark.parametrize("factor", [
+    # i·t for a t that may be 0 is not known non-real: i·atanh(x)·a = i·atanh(x)·b ⟹ a = b was proved (x = 0)
+    lambda: sp.I * sp.atanh(_XZ),
+    lambda: sp.I * sp.Symbol("w", imaginary=False),
+    lambda: 2 * sp.I * sp.atanh(_XZ + 1),  # 0 at x = −1
+], ids=["atanh", "not_imaginary_symbol", "atanh_shifted"])
+def test_i_times_what_may_be_zero_is_not_read_nonzero(factor):
+    c = derive.chain("zero.i_times", (factor() * _AZ, factor() * _BZ), expect=None,
+                     assume=[sp.Ne(1 - _XZ**2, 0), sp.Ne(_XZ * (_XZ + 2), 0)])
+    c.step((_AZ, _BZ), derive.rules.divide(factor()))
+    assert c.verdict is not P, c
+
+
+@pytest.mark.parametrize("rounding", [sp.floor, sp.ceiling, sp.frac], ids=["floor", "ceiling", "frac"])
+def test_a_rounding_of_what_is_not_real_is_not_read_nonzero(rounding):
+    # ⌊i/2⌋ = ⌈−i/2⌉ = frac(−i) = 0: SymPy read them as non-real, hence nonzero
+    chained = derive.chain("zero.rounding", (rounding(_IU) * _AZ, rounding(_IU) * _BZ), expect=None)
+    chained.step((_AZ, _BZ), derive.rules.divide(rounding(_IU)))
+    assert chained.verdict is not P, chained
+    held = free("zero.rounding_sign", _G(_IU), 1, where={_G: sp.Lambda(T_, sp.Abs(sp.sign(rounding(T_))))}).prove()
+    assert held.verdict is not P, held
+    assert rounding(_IU).is_zero is None and rounding(_IU).is_real is None
+
+
+def test_roundings_and_inverse_functions_of_real_numbers_are_read_as_before():
+    assert sp.floor(_XZ).is_integer and sp.frac(_XZ).is_real and sp.frac(_XZ).is_nonnegative
+    assert sp.atan(3).is_rational is False and sp.acot(-2) == -sp.acot(2) and sp.acot(-_XZ**2 - 1) == -sp.acot(_XZ**2 + 1)
+    assert (sp.I * _XZ).is_real is None and (sp.I * sp.Symbol("p", positive=True)).is_real is False
+    assert sp.sinc(sp.pi / 2) == 2 / sp.pi and sp.sinc(3 * sp.pi) == 0
+
+
+@pytest.mark.parametrize("multiple", [
+    # sinc(πk/2) is (−1)^((k−1)/2)·2/(πk) for an odd k only; SymPy gave it for any integer k (0 at k = 2)
+    lambda: sp.pi * _KZ / 2,
+    lambda: 3 * sp.pi * _KZ / 2,
+    lambda: sp.pi * (2 * _KZ + 2) / 4,
+], ids=["k", "three_k", "k_plus_one_half"])
+def test_sinc_at_a_multiple_of_a_half_pi_is_not_read_as_at_an_odd_one(multiple):
+    assert sp.sinc(multiple()).func is sp.sinc
+    c = free("zero.sinc", _G(multiple()) * multiple(), sp.Integer(-1) ** (_KZ - 1),
+             where={_G: sp.Lambda(T_, sp.sinc(T_))}, assume=[sp.Ne(_KZ, 0)]).decide()
+    assert c.verdict is not P, c

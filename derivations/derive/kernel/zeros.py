@@ -1,0 +1,120 @@
+"""SymPy's readings that miss a zero, as the kernel lets SymPy read them.
+
+Each rule below holds except at a point where the value is 0 (or where an argument is 0), and SymPy applied it
+without asking whether that point is possible. The kernel builds on what SymPy reads: a value read as nonzero is
+divided by without a condition, and a rewrite made while an expression is built is a proof step nobody sees. While
+derive is imported (:func:`install`) each reads as below; elsewhere SymPy is as it was.
+
+* ``acot`` and ``acoth`` are odd except at 0 (acot 0 = π/2, acoth 0 = iπ/2), and ``acoth(i·x) = −i·acot(x)`` fails at
+  x = 0: SymPy rewrote ``acot(−u)`` as ``−acot(u)`` for any ``u`` it could take a sign out of, so
+  ``acot((1 − x)(1 + x)) = −acot(x² − 1)`` was proved, false at x = 1. Now only for ``u`` known nonzero.
+* ``sinc(πk/2)`` is ``(−1)^{(k−1)/2}·2/(πk)`` for an odd k only; SymPy gave it for any integer k (at k = 2 it is 0).
+  Now only where k/2 is known not to be an integer.
+* ``asin``, ``atan`` of a rational and ``acos`` of one are irrational except at 0 (and ``acos`` at 1): SymPy said
+  irrational, hence nonzero, for any rational argument, and ``atan(k)·a = atan(k)·b ⟹ a = b`` was proved.
+* ``i·t`` for a ``t`` not known real and not imaginary is not real unless t = 0: SymPy said not real, hence
+  nonzero, for ``i·atanh(x)`` (0 at x = 0).
+* ``floor``, ``ceiling`` and ``frac`` of a number that is not real may be real, an integer, 0 or negative
+  (⌊i/2⌋ = 0, ⌊−1/2 + i/2⌋ = −1, frac(−i) = 0): SymPy read them as their argument's realness and sign.
+
+>>> import sympy as sp
+>>> install()
+>>> k, x = sp.Symbol("k", integer=True), sp.Symbol("x", real=True)
+>>> sp.acot(-x), sp.atan(k).is_zero, (sp.I * sp.atanh(x)).is_zero, sp.floor(sp.I * x).is_zero
+(acot(-x), None, None, None)
+"""
+from __future__ import annotations
+
+import sympy as sp
+from sympy.core.logic import fuzzy_or
+from sympy.functions.elementary.trigonometric import _imaginary_unit_as_coefficient, _pi_coeff
+
+__all__ = ["install"]
+
+
+def _odd_away_from_zero(original, rewrites_imaginary: bool):
+    """``eval`` of acot or acoth that takes a sign out of ``u`` (or reads ``i·x``) only for ``u`` known nonzero."""
+    def eval(cls, arg):
+        if not arg.is_Number and arg.is_zero is None:
+            if arg.could_extract_minus_sign():
+                return None
+            if rewrites_imaginary and _imaginary_unit_as_coefficient(arg) is not None:
+                return None
+        return original(cls, arg)
+    return classmethod(eval)
+
+
+def _sinc_eval(original):
+    def eval(cls, arg):
+        coefficient = _pi_coeff(arg)
+        if coefficient is not None and coefficient.is_integer is None and (2 * coefficient).is_integer:
+            return None  # an odd or an even multiple of π/2: the two readings differ
+        return original(cls, arg)
+    return classmethod(eval)
+
+
+def _irrational_unless(zero_at):
+    """``_eval_is_rational`` of an inverse trigonometric function, irrational at a rational argument other than
+    ``zero_at``, where it is 0."""
+    def is_rational(self):
+        arg = self.args[0]
+        if self.func(arg).func != self.func:
+            return self.func(arg).is_rational
+        if arg.is_rational and (arg - zero_at).is_zero is False:
+            return False
+        return None
+    return is_rational
+
+
+def _real_imag(original):
+    def real_imag(self, real):
+        out = original(self, real)
+        if out is False and any(t.is_imaginary is False and t.is_extended_real is None and t.is_zero is not False
+                                for t in self.args):
+            return None  # i·t with t possibly 0, which is real
+        return out
+    return real_imag
+
+
+def _when_real(read):
+    """An assumption handler of floor, ceiling or frac that answers only for a real argument (not ±∞)."""
+    def handler(self):
+        return read(self) if self.args[0].is_real else None
+    return handler
+
+
+def _frac_zero(self):
+    arg = self.args[0]
+    out = fuzzy_or([arg.is_zero, arg.is_integer])
+    return out if out or arg.is_extended_real else None
+
+
+def _handle(cls, fact: str, handler) -> None:
+    """Make ``handler`` SymPy's reading of ``fact`` for ``cls`` (its class attribute and the table SymPy built of
+    them when the class was made)."""
+    setattr(cls, f"_eval_is_{fact}", handler)
+    cls._prop_handler[fact] = handler
+
+
+def install():
+    """Read each rule above only where it holds (done once, when derive is imported)."""
+    if getattr(sp.Mul, "_derive_zeros", False):
+        return
+    sp.acot.eval = _odd_away_from_zero(sp.acot.eval.__func__, rewrites_imaginary=False)
+    sp.acoth.eval = _odd_away_from_zero(sp.acoth.eval.__func__, rewrites_imaginary=True)
+    sp.sinc.eval = _sinc_eval(sp.sinc.eval.__func__)
+    for cls, zero_at in ((sp.asin, 0), (sp.atan, 0), (sp.acos, 1)):
+        _handle(cls, "rational", _irrational_unless(zero_at))
+    sp.Mul._eval_real_imag = _real_imag(sp.Mul._eval_real_imag)
+    for cls in (sp.floor, sp.ceiling):
+        _handle(cls, "real", _when_real(lambda self: True))
+        _handle(cls, "integer", _when_real(lambda self: True))
+    _handle(sp.floor, "negative", _when_real(lambda self: self.args[0].is_negative))
+    _handle(sp.floor, "nonnegative", _when_real(lambda self: self.args[0].is_nonnegative))
+    _handle(sp.ceiling, "positive", _when_real(lambda self: self.args[0].is_positive))
+    _handle(sp.ceiling, "nonpositive", _when_real(lambda self: self.args[0].is_nonpositive))
+    _handle(sp.frac, "real", _when_real(lambda self: True))
+    _handle(sp.frac, "imaginary", _when_real(lambda self: False))
+    _handle(sp.frac, "integer", _when_real(lambda self: self.args[0].is_integer))
+    _handle(sp.frac, "zero", _frac_zero)
+    sp.Mul._derive_zeros = True
