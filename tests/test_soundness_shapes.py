@@ -522,3 +522,17 @@ def test_sinc_at_a_multiple_of_a_half_pi_is_not_read_as_at_an_odd_one(multiple):
     c = free("zero.sinc", _G(multiple()) * multiple(), sp.Integer(-1) ** (_KZ - 1),
              where={_G: sp.Lambda(T_, sp.sinc(T_))}, assume=[sp.Ne(_KZ, 0)]).decide()
     assert c.verdict is not P, c
+
+
+# -- a symbol declared nothing is searched off the real line ---------------------------------------------------------------
+@pytest.mark.parametrize("lhs, rhs", [
+    # the search tried real values only: log(exp(y)) = y was "checked" for y ∈ ℂ (false where |Im y| > π)
+    (lambda: sp.log(sp.exp(_YC)), lambda: _YC),
+    (lambda: sp.Abs(_YC) ** 2, lambda: _YC ** 2),
+    (lambda: sp.im(_YC), lambda: sp.Integer(0)),
+    (lambda: sp.floor(sp.Symbol("iu", imaginary=True)), lambda: sp.Integer(0)),  # no value was searched at all
+], ids=["log_exp", "abs_square", "imaginary_part", "floor_imaginary"])
+def test_a_claim_false_off_the_real_line_is_refuted_there(lhs, rhs):
+    c = free("complex.search", lhs(), rhs()).refute()
+    assert c.verdict is R, c.evidence.detail
+    assert all(sp.im(sp.sympify(v)) != 0 for v in c.evidence.witness.values()), c.evidence.witness

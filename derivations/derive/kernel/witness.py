@@ -29,6 +29,10 @@ POOL = tuple(
     sp.Rational(v)
     for v in ("1", "-1", "2", "-2", "1/2", "-1/2", "3", "-3", "0", "1/3", "-2/3", "3/2", "-5/2", "4", "-4")
 )
+#: tried after :data:`POOL` for a symbol not known real: points off the real line, some past a branch's strip
+#: (log(exp(y)) = y fails where |Im y| > π)
+COMPLEX_POOL = tuple(sp.sympify(v) for v in ("I", "-I", "1 + I", "1 - I", "-1 + 2*I", "4*I", "-4*I", "1/2 + 4*I",
+                                             "-3 - 5*I"))
 _PROPERTIES = ("positive", "negative", "nonnegative", "nonpositive", "nonzero", "zero", "integer", "real")
 
 
@@ -522,7 +526,7 @@ def _certify_at(comps, witness, denominators=()) -> Found | None:
 
 def _allowed(symbol):
     out = []
-    for v in POOL:
+    for v in POOL + (COMPLEX_POOL if symbol.is_real is not True else ()):
         try:
             exact_value("", symbol, v)
         except ValueError:
@@ -564,7 +568,7 @@ def search(diff, symbols, assume=(), fixed=None, tries: int = 300, seed_text: st
         yield {s: pools[s][k % min(2, len(pools[s]))] for k, s in enumerate(free)}
         yield {s: pools[s][(k + 1) % min(2, len(pools[s]))] for k, s in enumerate(free)}
         for n in range(tries):
-            width = 2 + min(n // 10, len(POOL))
+            width = 2 + n // 10
             yield {s: rng.choice(pools[s][:width]) for s in free}
 
     for values in candidates():
@@ -679,7 +683,7 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
             if n % 2 and s.is_real is not True:
                 # a symbol declared nothing is complex, as SymPy reads it and the scope says (y ∈ ℂ): |y|² = y² is
                 # checked off the real line too, every other point
-                v += sp.I * sp.Rational(rng.randint(1, 40), rng.randint(1, 12))
+                v += sp.I * sp.Rational(rng.choice((1, -1)) * rng.randint(1, 40), rng.randint(1, 12))
             try:
                 witness[s] = exact_value("", s, v)
             except ValueError:
