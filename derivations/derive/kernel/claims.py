@@ -203,9 +203,7 @@ class Statement:
         ``""`` for a scalar statement), ``scope_tex`` the whole domain; ``paper`` the docs/paper.md items; ``caption``
         a few words of LaTeX shown beside the equation, never instead of it.
         """
-        checked = self.body_tex()
-        scope_tex, scope = printing.scope(self.objects(), self.assume,
-                                          conjunctions=getattr(self, "equations", False))
+        _, checked, scope_tex, scope = self._shown()
         out = {
             "id": self.identifier,
             "kind": self.kind,
@@ -228,6 +226,18 @@ class Statement:
         out.update(self.evidence.as_dict(timings=timings))
         out["second_opinion"] = opinion.record(self, timings)
         return out
+
+    def _shown(self) -> tuple:
+        """``(steps, body_tex, scope_tex, scope)``, printed once per statement and number of steps: what was stated
+        is fixed, and a chain grows only by steps (its table, its record and its page print it two or three times)."""
+        steps = len(getattr(self, "steps", ()))
+        shown = self.__dict__.get("_shown_as")
+        if shown is None or shown[0] != steps:
+            scope_tex, scope = printing.scope(self.objects(), self.assume,
+                                              conjunctions=getattr(self, "equations", False))
+            shown = (steps, self.body_tex(), scope_tex, scope)
+            self.__dict__["_shown_as"] = shown
+        return shown
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return display.bundle(self)
