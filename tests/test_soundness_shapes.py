@@ -536,3 +536,62 @@ def test_a_claim_false_off_the_real_line_is_refuted_there(lhs, rhs):
     c = free("complex.search", lhs(), rhs()).refute()
     assert c.verdict is R, c.evidence.detail
     assert all(sp.im(sp.sympify(v)) != 0 for v in c.evidence.witness.values()), c.evidence.witness
+
+
+# -- SymPy's handlers that read "not real", "nonzero" or "infinite" off the real line ------------------------------------
+_PZ, _QZ = sp.symbols("p q", positive=True)
+_SZ = sp.Symbol("s", imaginary=True)
+
+
+def _divided(factor, **kw):
+    """The chain f·a = f·b ⟹ a = b, which needs f ≠ 0."""
+    return derive.chain("zero.divided", (factor * _AZ, factor * _BZ), expect=None, **kw).step(
+        (_AZ, _BZ), derive.rules.divide(factor))
+
+
+@pytest.mark.parametrize("build", [
+    # a product with a factor that may be 0 is not known non-real: x·sinh(x + i) was divided by (0 at x = 0)
+    lambda: _divided(_XZ * sp.sinh(_XZ + sp.I)),
+    lambda: _divided((_XZ - 1) * sp.asinh(_XZ + sp.I)),
+    lambda: _divided(_XZ * sp.cosh(_XZ + 2 * sp.I)),
+    # p^i is i at p = e^{π/2}: i·p^i + 1 was divided by
+    lambda: _divided(sp.I * _PZ ** sp.I + 1),
+    lambda: _divided(sp.I * (_PZ + 1) ** sp.I + 1),
+    lambda: _divided(sp.I * _PZ ** (sp.I / 2) + 1),  # 0 at p = e^π
+], ids=["x_sinh", "x_minus_one_asinh", "x_cosh", "i_p_to_i", "i_p_plus_one_to_i", "i_p_to_half_i"])
+def test_a_product_or_power_that_may_be_zero_is_not_divided_by(build):
+    c = build()
+    assert c.verdict is not P, c
+
+
+@pytest.mark.parametrize("build", [
+    # cosh(x + i) is real at x = 0, where cosh(i) − cos 1 = 0; erfi and the Fresnel integrals have zeros off the line
+    lambda: _divided(sp.cosh(_XZ + sp.I) - sp.cos(1)),
+    lambda: _divided(sp.erfi(_PZ - sp.I * _QZ)),
+    lambda: _divided(sp.fresnelc(_PZ + sp.I * _QZ)),
+    lambda: _divided(sp.fresnels(_PZ + sp.I * _QZ)),
+    lambda: _divided(sp.I * sp.tan(_SZ) + sp.Rational(1, 2), assume=[sp.Ne(sp.cos(_SZ), 0)]),
+    # the Fresnel integrals are entire, and were read as infinite off the line: 1/fresnelc(p + iq) = 0 was proved
+    lambda: free("zero.fresnel_inverse", 1 / sp.fresnelc(_PZ + sp.I * _QZ), sp.Integer(0)).decide(),
+    lambda: free("zero.fresnels_inverse", 1 / sp.fresnels(_PZ + sp.I * _QZ), sp.Integer(0)).decide(),
+], ids=["cosh", "erfi", "fresnelc", "fresnels", "i_tan", "fresnelc_inverse", "fresnels_inverse"])
+def test_a_function_off_the_real_line_is_not_read_nonzero_or_infinite(build):
+    c = build()
+    assert c.verdict is not P, c
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # SymPy's split of x + π(k + 1/2) read k + 1/2 as a number: tan(x + πk + π/2) became tan x (it is −cot x)
+    (lambda: sp.tan(_XZ + sp.pi * _KZ + sp.pi / 2) * sp.cos(_XZ), lambda: sp.sin(_XZ)),
+    (lambda: sp.cot(_XZ + sp.pi * _KZ + sp.pi / 2) * sp.sin(_XZ), lambda: sp.cos(_XZ)),
+    (lambda: sp.tan(_XZ + sp.pi * (2 * _KZ + 1) / 2) * sp.cos(_XZ), lambda: sp.sin(_XZ)),
+], ids=["tan", "cot", "tan_odd_halves"])
+def test_tan_and_cot_past_a_symbolic_half_turn_are_held(lhs, rhs):
+    assert sp.tan(_XZ + sp.pi * _KZ + sp.pi / 2).func is sp.tan
+    c = free("zero.peeled", lhs(), rhs(), assume=[sp.Ne(sp.cos(_XZ), 0), sp.Ne(sp.sin(_XZ), 0)]).decide()
+    assert c.verdict is not P, c
+
+
+def test_functions_of_real_and_closed_arguments_are_read_as_before():
+    assert sp.exp(sp.I).is_real is False and sp.cosh(_XZ).is_real and sp.erf(_XZ).is_real
+    assert (sp.I * _PZ).is_real is False and sp.fresnelc(_XZ).is_finite and sp.tan(_XZ + sp.pi / 2) == -sp.cot(_XZ)

@@ -16,6 +16,13 @@ derive is imported (:func:`install`) each reads as below; elsewhere SymPy is as 
   nonzero, for ``i·atanh(x)`` (0 at x = 0).
 * ``floor``, ``ceiling`` and ``frac`` of a number that is not real may be real, an integer, 0 or negative
   (⌊i/2⌋ = 0, ⌊−1/2 + i/2⌋ = −1, frac(−i) = 0): SymPy read them as their argument's realness and sign.
+* A function of an argument that may not be real may still be real, 0 or finite there: cosh(x + i) is real at
+  x = 0, erfi and the Fresnel integrals have zeros off the real line and are finite everywhere. SymPy's handlers
+  that answer "not real", "nonzero" or "infinite" from an argument not known real (``cosh(x + i) − cos 1`` was
+  divided by; ``1/fresnelc(p + iq) = 0`` was proved) answer nothing there now. A product is not real only if no
+  factor may be 0 (``x·sinh(x + i)`` is 0 at x = 0), and ``p^i`` for a positive p may be imaginary (i at e^{π/2}).
+* ``tan`` and ``cot`` of ``x + π(k + 1/2)`` for a symbolic k were rewritten as at a multiple of π (tan x, not
+  −cot x): SymPy's split of a multiple of π read k + 1/2 as a number. They are held now.
 
 >>> import sympy as sp
 >>> install()
@@ -27,7 +34,7 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy.core.logic import fuzzy_or
-from sympy.functions.elementary.trigonometric import _imaginary_unit_as_coefficient, _pi_coeff
+from sympy.functions.elementary.trigonometric import _imaginary_unit_as_coefficient, _peeloff_pi, _pi_coeff
 
 __all__ = ["install"]
 
@@ -69,11 +76,62 @@ def _irrational_unless(zero_at):
 def _real_imag(original):
     def real_imag(self, real):
         out = original(self, real)
-        if out is False and any(t.is_imaginary is False and t.is_extended_real is None and t.is_zero is not False
-                                for t in self.args):
-            return None  # i·t with t possibly 0, which is real
+        if out is False and real and any(t.is_zero is not False for t in self.args):
+            return None  # a factor may be 0, and then so is the product, which is real (i·atanh(x), x·sinh(x + i))
         return out
     return real_imag
+
+
+def _pow_imaginary(original):
+    def imaginary(self):
+        out = original(self)
+        if out is False and self.exp.is_imaginary:
+            return None  # p^i is i at p = e^{π/2}
+        return out
+    return imaginary
+
+
+def _peeled_at_a_number(original):
+    """``eval`` of tan or cot that splits off a multiple of π only when it is a number (k + 1/2 for a symbolic k
+    is read as a multiple of π)."""
+    def eval(cls, arg):
+        if arg.is_Add:
+            multiple = _peeloff_pi(arg)[1]
+            if multiple and not multiple.is_Rational:
+                return None
+        return original(cls, arg)
+    return classmethod(eval)
+
+
+#: the facts a function's handler may answer from its argument's realness alone, and the answer that may be wrong
+#: at an argument that is not real
+_OFF_THE_LINE = {"real": False, "extended_real": False, "zero": False, "finite": False}
+
+
+def _off_the_line(handler):
+    """A function's handler of a fact that holds back its answer where an argument with symbols is not known real."""
+    def guarded(self):
+        out = handler(self)
+        if out is False:
+            for a in self.args:  # (its realness is a fact SymPy keeps; whether it is a number is read only then)
+                if isinstance(a, sp.Expr) and a.is_extended_real is not True and not a.is_number:
+                    return None
+        return out
+    guarded.held_back = handler
+    return guarded
+
+
+def _functions():
+    from sympy.core.function import Application
+
+    todo, seen = [Application], set()
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+    return seen
 
 
 def _when_real(read):
@@ -117,4 +175,18 @@ def install():
     _handle(sp.frac, "imaginary", _when_real(lambda self: False))
     _handle(sp.frac, "integer", _when_real(lambda self: self.args[0].is_integer))
     _handle(sp.frac, "zero", _frac_zero)
+    sp.tan.eval = _peeled_at_a_number(sp.tan.eval.__func__)
+    sp.cot.eval = _peeled_at_a_number(sp.cot.eval.__func__)
+    _handle(sp.Pow, "imaginary", _pow_imaginary(sp.Pow._eval_is_imaginary))
+    guarded: dict = {}
+    for cls in _functions():
+        for fact in _OFF_THE_LINE:
+            handler = cls._prop_handler.get(fact)
+            if handler is None or hasattr(handler, "held_back"):
+                continue
+            if handler not in guarded:
+                guarded[handler] = _off_the_line(handler)
+            cls._prop_handler[fact] = guarded[handler]
+            if cls.__dict__.get(f"_eval_is_{fact}") is handler:
+                setattr(cls, f"_eval_is_{fact}", guarded[handler])
     sp.Mul._derive_zeros = True
