@@ -103,9 +103,8 @@ def _peeled_at_a_number(original):
     return classmethod(eval)
 
 
-#: the facts a function's handler may answer from its argument's realness alone, and the answer that may be wrong
-#: at an argument that is not real
-_OFF_THE_LINE = {"real": False, "extended_real": False, "zero": False, "finite": False}
+#: the facts a function's handler may deny from its argument's realness alone, wrongly at an argument not real
+_OFF_THE_LINE = ("real", "extended_real", "zero", "finite")
 
 
 def _off_the_line(handler):
