@@ -690,7 +690,7 @@ def sample(diff, symbols, funcs, points: int, seed_text: str, assume=(), denomin
                 witness[s] = rng.choice(pools[s])
         for k, f in enumerate(funcs):
             witness[f] = stand_ins[f][(n + k) % len(stand_ins[f])]
-        key = tuple((sp.srepr(k), sp.srepr(v)) for k, v in witness.items())
+        key = tuple(witness.values())  # (as search keys its candidates: the same symbols and functions, in order)
         if key in seen:  # the same point again (a claim with few or no symbols): it would say nothing new
             continue
         seen.add(key)

@@ -12,15 +12,15 @@ derive is imported (:func:`install`) each reads as below; elsewhere SymPy is as 
   Now only where k/2 is known not to be an integer.
 * ``asin``, ``atan`` of a rational and ``acos`` of one are irrational except at 0 (and ``acos`` at 1): SymPy said
   irrational, hence nonzero, for any rational argument, and ``atan(k)·a = atan(k)·b ⟹ a = b`` was proved.
-* ``i·t`` for a ``t`` not known real and not imaginary is not real unless t = 0: SymPy said not real, hence
-  nonzero, for ``i·atanh(x)`` (0 at x = 0).
+* A product is not real only if no factor may be 0: SymPy said not real, hence nonzero, for ``i·atanh(x)`` and
+  ``x·sinh(x + i)`` (both 0 at x = 0).
 * ``floor``, ``ceiling`` and ``frac`` of a number that is not real may be real, an integer, 0 or negative
   (⌊i/2⌋ = 0, ⌊−1/2 + i/2⌋ = −1, frac(−i) = 0): SymPy read them as their argument's realness and sign.
 * A function of an argument that may not be real may still be real, 0 or finite there: cosh(x + i) is real at
   x = 0, erfi and the Fresnel integrals have zeros off the real line and are finite everywhere. SymPy's handlers
   that answer "not real", "nonzero" or "infinite" from an argument not known real (``cosh(x + i) − cos 1`` was
-  divided by; ``1/fresnelc(p + iq) = 0`` was proved) answer nothing there now. A product is not real only if no
-  factor may be 0 (``x·sinh(x + i)`` is 0 at x = 0), and ``p^i`` for a positive p may be imaginary (i at e^{π/2}).
+  divided by; ``1/fresnelc(p + iq) = 0`` was proved) answer nothing there now, and ``p^i`` for a positive p may be
+  imaginary (i at e^{π/2}).
 * ``tan`` and ``cot`` of ``x + π(k + 1/2)`` for a symbolic k were rewritten as at a multiple of π (tan x, not
   −cot x): SymPy's split of a multiple of π read k + 1/2 as a number. They are held now.
 
