@@ -19,8 +19,7 @@ derive is imported (:func:`install`) each reads as below; elsewhere SymPy is as 
 * A function of an argument that may not be real may still be real, 0 or finite there: cosh(x + i) is real at
   x = 0, erfi and the Fresnel integrals have zeros off the real line and are finite everywhere. SymPy's handlers
   that answer "not real", "nonzero" or "infinite" from an argument not known real (``cosh(x + i) − cos 1`` was
-  divided by; ``1/fresnelc(p + iq) = 0`` was proved) answer nothing there now, and ``p^i`` for a positive p may be
-  imaginary (i at e^{π/2}).
+  divided by; ``1/fresnelc(p + iq) = 0`` was proved) answer nothing there now.
 * ``tan`` and ``cot`` of ``x + π(k + 1/2)`` for a symbolic k were rewritten as at a multiple of π (tan x, not
   −cot x): SymPy's split of a multiple of π read k + 1/2 as a number. They are held now.
 
@@ -35,6 +34,8 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.logic import fuzzy_or
 from sympy.functions.elementary.trigonometric import _imaginary_unit_as_coefficient, _peeloff_pi, _pi_coeff
+
+from .facts import handle
 
 __all__ = ["install"]
 
@@ -80,15 +81,6 @@ def _real_imag(original):
             return None  # a factor may be 0, and then so is the product, which is real (i·atanh(x), x·sinh(x + i))
         return out
     return real_imag
-
-
-def _pow_imaginary(original):
-    def imaginary(self):
-        out = original(self)
-        if out is False and self.exp.is_imaginary:
-            return None  # p^i is i at p = e^{π/2}
-        return out
-    return imaginary
 
 
 def _peeled_at_a_number(original):
@@ -146,13 +138,6 @@ def _frac_zero(self):
     return out if out or arg.is_extended_real else None
 
 
-def _handle(cls, fact: str, handler) -> None:
-    """Make ``handler`` SymPy's reading of ``fact`` for ``cls`` (its class attribute and the table SymPy built of
-    them when the class was made)."""
-    setattr(cls, f"_eval_is_{fact}", handler)
-    cls._prop_handler[fact] = handler
-
-
 def install():
     """Read each rule above only where it holds (done once, when derive is imported)."""
     if getattr(sp.Mul, "_derive_zeros", False):
@@ -161,22 +146,21 @@ def install():
     sp.acoth.eval = _odd_away_from_zero(sp.acoth.eval.__func__, rewrites_imaginary=True)
     sp.sinc.eval = _sinc_eval(sp.sinc.eval.__func__)
     for cls, zero_at in ((sp.asin, 0), (sp.atan, 0), (sp.acos, 1)):
-        _handle(cls, "rational", _irrational_unless(zero_at))
+        handle(cls, "rational", _irrational_unless(zero_at))
     sp.Mul._eval_real_imag = _real_imag(sp.Mul._eval_real_imag)
     for cls in (sp.floor, sp.ceiling):
-        _handle(cls, "real", _when_real(lambda self: True))
-        _handle(cls, "integer", _when_real(lambda self: True))
-    _handle(sp.floor, "negative", _when_real(lambda self: self.args[0].is_negative))
-    _handle(sp.floor, "nonnegative", _when_real(lambda self: self.args[0].is_nonnegative))
-    _handle(sp.ceiling, "positive", _when_real(lambda self: self.args[0].is_positive))
-    _handle(sp.ceiling, "nonpositive", _when_real(lambda self: self.args[0].is_nonpositive))
-    _handle(sp.frac, "real", _when_real(lambda self: True))
-    _handle(sp.frac, "imaginary", _when_real(lambda self: False))
-    _handle(sp.frac, "integer", _when_real(lambda self: self.args[0].is_integer))
-    _handle(sp.frac, "zero", _frac_zero)
+        handle(cls, "real", _when_real(lambda self: True))
+        handle(cls, "integer", _when_real(lambda self: True))
+    handle(sp.floor, "negative", _when_real(lambda self: self.args[0].is_negative))
+    handle(sp.floor, "nonnegative", _when_real(lambda self: self.args[0].is_nonnegative))
+    handle(sp.ceiling, "positive", _when_real(lambda self: self.args[0].is_positive))
+    handle(sp.ceiling, "nonpositive", _when_real(lambda self: self.args[0].is_nonpositive))
+    handle(sp.frac, "real", _when_real(lambda self: True))
+    handle(sp.frac, "imaginary", _when_real(lambda self: False))
+    handle(sp.frac, "integer", _when_real(lambda self: self.args[0].is_integer))
+    handle(sp.frac, "zero", _frac_zero)
     sp.tan.eval = _peeled_at_a_number(sp.tan.eval.__func__)
     sp.cot.eval = _peeled_at_a_number(sp.cot.eval.__func__)
-    _handle(sp.Pow, "imaginary", _pow_imaginary(sp.Pow._eval_is_imaginary))
     guarded: dict = {}
     for cls in _functions():
         for fact in _OFF_THE_LINE:

@@ -1,0 +1,191 @@
+"""SymPy's facts of a sign, a parity or a finiteness that fail for some values, as the kernel lets SymPy read them.
+
+Each fact below was read from the arguments' assumptions without asking whether every value they allow has it.
+The kernel builds on such facts (a value read as negative is nonzero and is divided by; a value read as finite is
+cancelled by 0·v = 0), so while derive is imported (:func:`install`) each is read only where it holds; elsewhere
+SymPy is as it was. :mod:`derive.kernel.zeros` holds the readings that miss a zero.
+
+* ``binomial(n, k)`` for integers is negative only for n < 0 and an odd k ≥ 0: SymPy read it as negative for
+  every odd k (``binomial(5, 1) = 5``, ``binomial(−4, −3) = 0``). For a negative integer n and a k that may be an
+  integer it is not ``zoo``: SymPy wrote it so (``binomial(−4, 1) = −4``); it is held now. For a k not an integer
+  it may still be an integer (``binomial(1/2, 1/2) = 1``, ``binomial(1/2, 3/2) = 0``): SymPy said it is not.
+* ``x^(y/2)`` for a negative x is imaginary only where y is odd: SymPy read it as imaginary for any integer y, as
+  if ``y/2`` were known not to be an integer (at y = 2 it is x), and from that as not real, not rational, nonzero.
+* A positive integer power of a number not known to be an integer may be even or odd: ``(2i)² = −4`` and
+  ``(√2)² = 2`` are even, ``i² = −1`` is odd; SymPy read them as neither, from the base's parity alone.
+* ``p^i`` for a positive p may be imaginary (i at p = e^{π/2}); SymPy said it never is.
+* ``log u`` is finite only where u ≠ 0; SymPy read it as finite for any finite u (log 0 = −∞, SymPy's ``zoo``).
+* ``ψ⁽ⁿ⁾(z)`` (``polygamma``) has poles at 0, −1, −2, …: SymPy read it as finite at z = 0 and, for an odd n
+  and a real z, as positive at every pole.
+* ``Γ(x)`` of a non-integer x is negative for ⌊x⌋ odd only when x < 0: SymPy read ``Γ(2k + 3/2)`` for an
+  integer k as not positive (at k = 0 it is Γ(3/2) = √π/2).
+* ``B(x, y)`` (``beta``) is real for real x, y only away from its poles: SymPy read it as real, so finite, at
+  ``B(−4, −3)``.
+* A function with poles (tan, sec, cot, csc, coth, csch, log, ζ … the kernel's table of them) has no sign, parity
+  or realness at a pole, where its value is SymPy's ``zoo``: SymPy read ``tan(πk/2)`` for an integer k as real,
+  algebraic and so finite, ``tan x`` and ``csch x`` for a real x as extended real. Each such fact now needs the
+  pole's condition (``cos(πk/2) ≠ 0``) known.
+* A rising or falling factorial ``rf(x, k)``, ``ff(x, k)`` may be an integer for a negative k or a non-integer x
+  (``rf(0, −1) = −1``; ``rf(x, 2) = 1`` at x = (√5 − 1)/2): SymPy read it as not an integer unless x and k ≥ 0
+  are.
+
+>>> import sympy as sp
+>>> install()
+>>> n, j = sp.Symbol("n", integer=True), sp.Symbol("j", odd=True)
+>>> x, y, s = sp.Symbol("x", negative=True), sp.Symbol("y", integer=True), sp.Symbol("s", imaginary=True)
+>>> sp.binomial(n, j).is_negative, (x**(y / 2)).is_imaginary, (s**2).is_even, sp.log(n).is_finite
+(None, None, None, None)
+"""
+from __future__ import annotations
+
+import sympy as sp
+from sympy.core.assumptions import _assume_defined
+from sympy.core.logic import fuzzy_and, fuzzy_not, fuzzy_or
+
+from .wellformed import _POLES
+
+__all__ = ["install", "handle"]
+
+
+def handle(cls, fact: str, handler) -> None:
+    """Make ``handler`` SymPy's reading of ``fact`` for ``cls`` (its class attribute and the table SymPy built of
+    them when the class was made)."""
+    setattr(cls, f"_eval_is_{fact}", handler)
+    cls._prop_handler[fact] = handler
+
+
+def _binomial_nonnegative(self):
+    n, k = self.args
+    if n.is_integer and k.is_integer:
+        if n.is_nonnegative or k.is_negative or k.is_even:
+            return True
+        if n.is_negative and k.is_nonnegative and k.is_odd:
+            return False  # (−1)^k·C(k − n − 1, k) with C(…) ≥ 1
+    return None
+
+
+def _binomial_eval(original):
+    def eval(cls, n, k):
+        out = original(cls, n, k)
+        if out is sp.zoo and sp.sympify(k).is_integer is not False:
+            return None  # complex infinity only at a k that is not an integer
+        return out
+    return classmethod(eval)
+
+
+def _binomial_integer(self):
+    n, k = self.args
+    return True if n.is_integer and k.is_integer else None
+
+
+def _pow_imaginary(original):
+    def imaginary(self):
+        out = original(self)
+        if out and self.base.is_extended_real and self.exp.is_integer is not False:
+            return None  # a real base to a power that may be an integer is real
+        if out is False and self.exp.is_imaginary:
+            return None  # p^i is i at p = e^{π/2}
+        return out
+    return imaginary
+
+
+def _parity_of_an_integer_base(original):
+    """A power's even or odd: "not" only when its base is known to be an integer."""
+    def parity(self):
+        out = original(self)
+        if out is False and self.base.is_integer is not True:
+            return None
+        return out
+    return parity
+
+
+def _log_finite(self):
+    arg = self.args[0]
+    if arg.is_zero:
+        return False
+    return arg.is_finite if arg.is_zero is False else None
+
+
+def _off_the_poles(z):
+    """Whether ``z`` is known not to be one of 0, −1, −2, … (the poles of Γ and ψ⁽ⁿ⁾)."""
+    return fuzzy_or([z.is_positive, fuzzy_not(z.is_integer)])
+
+
+def _polygamma_complex(self):
+    z = self.args[1]
+    return fuzzy_and([z.is_complex, fuzzy_not(fuzzy_and([z.is_nonpositive, z.is_integer]))])
+
+
+def _polygamma_positive(self):
+    n, z = self.args
+    if n.is_positive:
+        if n.is_odd and z.is_real and _off_the_poles(z):
+            return True
+        if n.is_even and z.is_positive:
+            return False
+    return None
+
+
+def _gamma_positive(self):
+    x = self.args[0]
+    if x.is_positive:
+        return True
+    if x.is_noninteger:
+        even = sp.floor(x).is_even
+        return True if even else (False if even is False and x.is_negative else None)
+    return None
+
+
+def _beta_real(self):
+    if all(a.is_real and _off_the_poles(a) for a in self.args):
+        return True
+    return None  # (at a pole it is not a number; arguments not real may still give a real value)
+
+
+def _factorial_integer(self):
+    return True if fuzzy_and((self.args[0].is_integer, self.args[1].is_integer, self.args[1].is_nonnegative)) \
+        else None
+
+
+#: the facts SymPy's ``zoo`` lacks: a handler that answers True for one of them says its value is not a pole
+_NOT_AT_A_POLE = tuple(sorted(set(_assume_defined)
+                              - {"commutative", "infinite", "hermitian", "antihermitian", "polar"}))
+
+
+def _away_from_poles(handler, pole):
+    """A handler of a function with poles that answers True only where ``pole(argument)`` is known nonzero."""
+    def guarded(self):
+        out = handler(self)
+        if out and len(self.args) == 1:
+            condition = pole(self.args[0])
+            if condition is not None and condition.is_zero is not False:
+                return None
+        return out
+    guarded.away_from_poles = handler
+    return guarded
+
+
+def install():
+    """Read each fact above only where it holds (done once, when derive is imported, before
+    :func:`derive.kernel.zeros.install`, which then guards these handlers off the real line too)."""
+    if getattr(sp.Pow, "_derive_facts", False):
+        return
+    sp.binomial.eval = _binomial_eval(sp.binomial.eval.__func__)
+    handle(sp.binomial, "nonnegative", _binomial_nonnegative)
+    handle(sp.binomial, "integer", _binomial_integer)
+    handle(sp.Pow, "imaginary", _pow_imaginary(sp.Pow._eval_is_imaginary))
+    handle(sp.Pow, "even", _parity_of_an_integer_base(sp.Pow._eval_is_even))
+    handle(sp.Pow, "odd", _parity_of_an_integer_base(sp.Pow._eval_is_odd))
+    handle(sp.log, "finite", _log_finite)
+    handle(sp.polygamma, "complex", _polygamma_complex)
+    handle(sp.polygamma, "positive", _polygamma_positive)
+    handle(sp.gamma, "positive", _gamma_positive)
+    handle(sp.beta, "real", _beta_real)
+    for cls in (sp.RisingFactorial, sp.FallingFactorial):
+        handle(cls, "integer", _factorial_integer)
+    for cls, pole in _POLES.items():
+        for fact in _NOT_AT_A_POLE:
+            handler = cls._prop_handler.get(fact)
+            if handler is not None and not hasattr(handler, "away_from_poles"):
+                handle(cls, fact, _away_from_poles(handler, pole))
+    sp.Pow._derive_facts = True
