@@ -25,6 +25,10 @@ SymPy is as it was. :mod:`derive.kernel.zeros` holds the readings that miss a ze
   or realness at a pole, where its value is SymPy's ``zoo``: SymPy read ``tan(πk/2)`` for an integer k as real,
   algebraic and so finite, ``tan x`` and ``csch x`` for a real x as extended real. Each such fact now needs the
   pole's condition (``cos(πk/2) ≠ 0``) known.
+* A product is an integer by its factors' parities only as far as they settle it: SymPy read an even number over
+  odd ones as never an integer (``e/3`` for an even e, which is 0 at e = 0 and 2 at e = 6: ``divide(e/3)`` was
+  proved), and an even number over an even denominator as an integer counting only the denominator's factors of 2
+  (``e/6`` at e = 2 is 1/3: ``divide(e/6 − 1/3)`` was proved).
 * A rising or falling factorial ``rf(x, k)``, ``ff(x, k)`` may be an integer for a negative k or a non-integer x
   (``rf(0, −1) = −1``; ``rf(x, 2) = 1`` at x = (√5 − 1)/2): SymPy read it as not an integer unless x and k ≥ 0
   are.
@@ -40,7 +44,9 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy.core.assumptions import _assume_defined
+from sympy.core.intfunc import trailing
 from sympy.core.logic import fuzzy_and, fuzzy_not, fuzzy_or
+from sympy.core.relational import is_gt
 
 from .wellformed import _POLES
 
@@ -147,6 +153,54 @@ def _factorial_integer(self):
         else None
 
 
+def _mul_integer(self):
+    """SymPy's ``Mul._eval_is_integer`` without its two rules that fail: an even numerator over odd denominators
+    (6/3), and an even denominator read by its factors of 2 alone (e/6 at e = 2)."""
+    if self._eval_is_rational() is False:
+        return False
+    numerators, denominators, unknown = [], [], False
+    for a in self.args:
+        if a.is_integer:
+            if abs(a) is not sp.S.One:
+                numerators.append(a)
+        elif a.is_Rational:
+            n, d = a.as_numer_denom()
+            if abs(n) is not sp.S.One:
+                numerators.append(n)
+            if d is not sp.S.One:
+                denominators.append(d)
+        elif a.is_Pow:
+            b, e = a.as_base_exp()
+            if not (b.is_integer and e.is_integer):
+                unknown = True
+            if not e.is_negative:
+                return None  # a power of a sign not known, or of a base or exponent not known integers
+            denominators.append(sp.Integer(2) if a is sp.S.Half else sp.Pow(a, -1))
+        else:
+            return None
+    if not denominators and not unknown:
+        return True
+    if not numerators and denominators and all(is_gt(d, sp.S.One) for d in denominators):
+        return False  # ±1 over numbers above 1
+    if unknown:
+        return None
+    if all(n.is_odd for n in numerators) and any(d.is_even for d in denominators):
+        return False
+    if any(n.is_even for n in numerators) and denominators == [2]:
+        return True
+    if len(denominators) == 1:
+        d = denominators[0]
+        if d.is_Integer and d.is_even and d.p == 1 << trailing(d.p):  # a power of 2, and no other factor
+            if (sp.Add(*[n.as_base_exp()[1] for n in numerators if n.is_even]) - trailing(d.p)).is_nonnegative:
+                return True
+    if len(numerators) == 1:
+        n = numerators[0]
+        if n.is_Integer and n.is_even:  # more factors of 2 below than above: not an integer
+            if (sp.Add(*[d.as_base_exp()[1] for d in denominators if d.is_even]) - trailing(n.p)).is_positive:
+                return False
+    return None
+
+
 #: the facts SymPy's ``zoo`` lacks: a handler that answers True for one of them says its value is not a pole
 _NOT_AT_A_POLE = tuple(sorted(set(_assume_defined)
                               - {"commutative", "infinite", "hermitian", "antihermitian", "polar"}))
@@ -176,6 +230,7 @@ def install():
     handle(sp.Pow, "imaginary", _pow_imaginary(sp.Pow._eval_is_imaginary))
     handle(sp.Pow, "even", _parity_of_an_integer_base(sp.Pow._eval_is_even))
     handle(sp.Pow, "odd", _parity_of_an_integer_base(sp.Pow._eval_is_odd))
+    handle(sp.Mul, "integer", _mul_integer)
     handle(sp.log, "finite", _log_finite)
     handle(sp.polygamma, "complex", _polygamma_complex)
     handle(sp.polygamma, "positive", _polygamma_positive)

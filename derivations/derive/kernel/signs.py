@@ -50,13 +50,13 @@ def _sign(number):
         return "nonzero"
     if not number.has(sp.Function) and number.is_algebraic:
         from sympy.polys.numberfields import minimal_polynomial
-        from sympy.polys.polyerrors import NotAlgebraic
+        from sympy.polys.polyerrors import BasePolynomialError, NotAlgebraic
 
         try:
             if minimal_polynomial(number).is_Symbol:  # x: the number is exactly 0
                 return 0
-        except (NotAlgebraic, NotImplementedError, ValueError):
-            pass
+        except (NotAlgebraic, NotImplementedError, ValueError, BasePolynomialError):
+            pass  # (a power too large for its generators: 2^(4^4) − 1 + √2)
     return None
 
 
@@ -165,8 +165,12 @@ def _uncertain(expr) -> bool:
 
 def _monotonic(self):
     """``exprtools._monotonic_sign``, which takes a closed number that is not the object 0 for nonzero (``if y:``):
-    ``n − 1 + |c|`` is positive to it for a positive integer n. Not asked where such a number is in ``self``."""
+    ``n − 1 + |c|`` is positive to it for a positive integer n. Not asked where such a number is in ``self``, nor of
+    a sum of a constant and a quotient of several symbols: SymPy bounds the quotient by its value at the symbols'
+    least values, which is its largest (``1/(xy) − 1/2`` was positive to it for positive integers x, y; 0 at 1, 2)."""
     if _uncertain(self):
+        return None
+    if isinstance(self, sp.Expr) and len(self.free_symbols) > 1 and not self.as_coeff_Add()[1].is_polynomial():
         return None
     return _monotonic.sympy(self)
 
