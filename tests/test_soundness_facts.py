@@ -161,6 +161,28 @@ VERDICTS = {
         assume=[KNZ >= 1], expect=None).prove(), {KNZ: 3, NPOS: 1, Z_: 1}),
     "quotient_primes": (lambda: _divide("facts.quotient_primes", 1 / (sp.Symbol("p", prime=True) * YPOS)
                                         - sp.Rational(1, 4)), {sp.Symbol("p", prime=True): 2, YPOS: 2}),
+    # a rational base that is not an integer, to a power not known an integer, read as never an integer
+    "three_halves_power": (lambda: _divide("facts.three_halves", sp.Rational(3, 2) ** XPOS - 2),
+                           {XPOS: sp.log(2) / sp.log(sp.Rational(3, 2))}),
+    "half_odd_power": (lambda: _divide("facts.half_odd", (NPOS + half) ** XPOS - 2),
+                       {NPOS: 1, XPOS: sp.log(2) / sp.log(sp.Rational(3, 2))}),
+    "delta_sum_of_a_power": (lambda: derive.claim(
+        "facts.delta_power", sp.Sum(sp.KroneckerDelta(T_, sp.Rational(3, 2) ** XPOS), (T_, 0, 3)), sp.Integer(0),
+        expect=None).prove(), {XPOS: sp.log(2) / sp.log(sp.Rational(3, 2))}),
+    # an irrational base to an integer power read as never rational
+    "golden_square": (lambda: _divide("facts.golden_square", (sp.GoldenRatio + Q_) ** 2 - sp.Rational(5, 4)),
+                      {Q_: -half}),
+    "golden_fourth": (lambda: _divide("facts.golden_fourth", (sp.GoldenRatio + Q_) ** 4 - sp.Rational(25, 16)),
+                      {Q_: -half}),
+    "golden_minus_square": (lambda: _divide("facts.golden_minus", (sp.GoldenRatio - Q_) ** 2 - sp.Rational(5, 4)),
+                            {Q_: half}),
+    # a power with an exponent not known real read as never real, or never imaginary
+    "i_to_the_z": (lambda: _divide("facts.i_to_z", sp.I ** sp.Symbol("z", complex=True, extended_real=False)
+                                   + sp.exp(-sp.pi / 2)), {}),
+    "i_to_the_z_plus_one": (lambda: _divide("facts.i_to_z1", sp.I ** (sp.Symbol("z", complex=True, extended_real=False)
+                                                                       + 1) + sp.exp(-sp.pi / 2)), {}),
+    "imaginary_times_i_to_the_z": (lambda: _divide("facts.w_i_to_z", sp.Symbol("w", imaginary=True) * sp.I ** sp.Symbol(
+        "z", complex=True, extended_real=False) + sp.exp(-sp.pi / 2)), {}),
 }
 
 

@@ -13,7 +13,11 @@ SymPy is as it was. :mod:`derive.kernel.zeros` holds the readings that miss a ze
   if ``y/2`` were known not to be an integer (at y = 2 it is x), and from that as not real, not rational, nonzero.
 * A positive integer power of a number not known to be an integer may be even or odd: ``(2i)² = −4`` and
   ``(√2)² = 2`` are even, ``i² = −1`` is odd; SymPy read them as neither, from the base's parity alone.
-* ``p^i`` for a positive p may be imaginary (i at p = e^{π/2}); SymPy said it never is.
+* A power with an exponent not known real may be real or imaginary: ``p^i`` is i at p = e^{π/2} and ``i^z`` is
+  real at z = 2 + i; SymPy read them as never (``i^z + e^{−π/2}`` was divided by).
+* A rational base that is not an integer, to a power not known to be an integer, may be an integer ((3/2)^x is 2 at
+  x = log 2/log(3/2): ``divide((3/2)^x − 2)`` was proved); an irrational base that is not transcendental, to an
+  integer power, may be rational ((φ + y)² is 5/4 at y = −1/2).
 * ``log u`` is finite only where u ≠ 0; SymPy read it as finite for any finite u (log 0 = −∞, SymPy's ``zoo``).
 * ``ψ⁽ⁿ⁾(z)`` (``polygamma``) has poles at 0, −1, −2, …: SymPy read it as finite at z = 0 and, for an odd n
   and a real z, as positive at every pole.
@@ -89,10 +93,45 @@ def _pow_imaginary(original):
         out = original(self)
         if out and self.base.is_extended_real and self.exp.is_integer is not False:
             return None  # a real base to a power that may be an integer is real
-        if out is False and self.exp.is_imaginary:
-            return None  # p^i is i at p = e^{π/2}
         return out
     return imaginary
+
+
+def _pow_off_the_line(original):
+    """A power's "not real" or "not imaginary" only where its exponent is known real, or it is a number: ``p^i`` is
+    i at p = e^{π/2}, ``i^z`` is real at z = 2 + i (−e^{−π/2})."""
+    def read(self):
+        out = original(self)
+        if out is False and self.exp.is_extended_real is not True and not self.is_number:
+            return None
+        return out
+    return read
+
+
+def _pow_integer(original):
+    """A power's "not an integer" for a rational base that is not one only where the exponent is an integer:
+    (3/2)^x is 2 at x = log 2/log(3/2)."""
+    def integer(self):
+        out = original(self)
+        b, e = self.base, self.exp
+        if out is False and b.is_rational and b.is_integer is False and e.is_integer is not True \
+                and not (b.is_Number and e.is_Number):
+            return None
+        return out
+    return integer
+
+
+def _pow_rational(original):
+    """A power's "not rational" for an irrational base and an integer exponent only where the base is transcendental:
+    (φ + y)² is 5/4 at y = −1/2."""
+    def rational(self):
+        out = original(self)
+        b, e = self.base, self.exp
+        if out is False and e.is_integer and b.is_irrational and b.is_transcendental is not True \
+                and not self.is_number:
+            return None
+        return out
+    return rational
 
 
 def _parity_of_an_integer_base(original):
@@ -227,7 +266,10 @@ def install():
     sp.binomial.eval = _binomial_eval(sp.binomial.eval.__func__)
     handle(sp.binomial, "nonnegative", _binomial_nonnegative)
     handle(sp.binomial, "integer", _binomial_integer)
-    handle(sp.Pow, "imaginary", _pow_imaginary(sp.Pow._eval_is_imaginary))
+    handle(sp.Pow, "imaginary", _pow_off_the_line(_pow_imaginary(sp.Pow._eval_is_imaginary)))
+    handle(sp.Pow, "extended_real", _pow_off_the_line(sp.Pow._eval_is_extended_real))
+    handle(sp.Pow, "integer", _pow_integer(sp.Pow._eval_is_integer))
+    handle(sp.Pow, "rational", _pow_rational(sp.Pow._eval_is_rational))
     handle(sp.Pow, "even", _parity_of_an_integer_base(sp.Pow._eval_is_even))
     handle(sp.Pow, "odd", _parity_of_an_integer_base(sp.Pow._eval_is_odd))
     handle(sp.Mul, "integer", _mul_integer)
