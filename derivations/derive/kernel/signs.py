@@ -56,7 +56,7 @@ def _sign(number):
             if minimal_polynomial(number).is_Symbol:  # x: the number is exactly 0
                 return 0
         except (NotAlgebraic, NotImplementedError, ValueError, BasePolynomialError):
-            pass  # (a power too large for its generators: 2^(4^4) − 1 + √2)
+            pass  # (a tower of powers too large for the polynomial code: ((4^4)^(4^4))^((4^4)^(4^4)) − 1)
     return None
 
 
