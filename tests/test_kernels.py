@@ -161,9 +161,10 @@ def test_ctrl_c_stops_the_run_and_its_kernels(tmp_path):
         _, err = proc.communicate(timeout=45)
     finally:
         proc.kill()  # only if it is still there: a hang fails the test, and leaves nothing behind
-    assert proc.returncode == 130
+    assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1] == "derive check: interrupted", err
-    assert gone(int(pid_file.read_text()))
+    pid = int(pid_file.read_text())
+    assert gone(pid, within=15), f"kernel {pid} still running after the interrupt (on a loaded machine too)\n{err}"
 
 
 def test_a_long_temporary_folder_does_not_break_the_sockets(tmp_path, monkeypatch):
