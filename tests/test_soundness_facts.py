@@ -3,7 +3,9 @@ arguments' assumptions and that fails at some value those assumptions allow (:mo
 
 Each class has at least three variants. A variant names an expression, a fact and a point the assumptions allow
 where the fact is false; it passes when, beside derive, SymPy does not assert the fact of the expression (it may say
-nothing). SymPy alone asserts each of them. A few controls check that the fact is still read where it holds.
+nothing). SymPy alone asserts each of them. A few controls check that the fact is still read where it holds. The
+verdicts that rested on such facts (a `divide` by a factor that is 0 at the point named, a claim false there) are
+not proved.
 """
 import pytest
 import sympy as sp
@@ -114,7 +116,7 @@ def test_a_fact_that_holds_is_still_read(expr, fact, want):
     assert getattr(expr, f"is_{fact}") is want, (expr, fact)
 
 
-# -- verdicts resting on SymPy's facts of products and of sums of quotients ----------------------------------------------
+# -- verdicts resting on SymPy's facts of products, powers and sums of quotients -----------------------------------
 A_, B_ = sp.symbols("a b", real=True)
 EVEN = sp.Symbol("e", even=True)
 ODD = sp.Symbol("o", odd=True)
