@@ -12,21 +12,32 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 SUITE = pathlib.Path(sympy.__file__).parent / "matrices" / "expressions" / "tests"
 
 
-def _listed():
-    table = (ROOT / "docs" / "sympy-tests.md").read_text().split("## SymPy's facts", 1)[0]
+def _listed(section=0):
+    """The SymPy tests docs/sympy-tests.md lists as failing beside derive: of matrix expressions (section 0) or of
+    SymPy's facts (section 1)."""
+    table = (ROOT / "docs" / "sympy-tests.md").read_text().split("## SymPy's facts", 1)[section]
     return set(re.findall(r"^\| `(test_\w+\.py::test_\w+)` \|", table, re.M))
 
 
-def test_sympy_matrix_expression_suite_passes_beside_derive(tmp_path):
-    (tmp_path / "derive_first.py").write_text("import derive  # noqa: F401  (SymPy keeps inverses from here on)\n")
+def _sympy_tests(tmp_path, rootdir, *args, timeout=600):
+    """SymPy's own tests ``args`` run by pytest in a process of their own, derive imported first: its output."""
+    (tmp_path / "derive_first.py").write_text("import derive  # noqa: F401  (its readings installed from here on)\n")
     env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "derive_first", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "-o", "addopts=", "-q", "-rf", "-W", "ignore", "--rootdir", str(SUITE), str(SUITE)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1800)
-    out = run.stdout
+         "-o", "addopts=", "-q", "-rf", "-W", "ignore", "--rootdir", str(rootdir), *map(str, args)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout)
+    return run
+
+
+def _failed(out: str) -> set:
+    return {re.sub(r"^.*/tests/", "", line.split()[1]) for line in out.splitlines() if line.startswith("FAILED ")}
+
+
+def test_sympy_matrix_expression_suite_passes_beside_derive(tmp_path):
+    out = _sympy_tests(tmp_path, SUITE, SUITE, timeout=1800).stdout
     assert re.search(r"\d+ passed", out), out[-3000:]
-    failed = {re.sub(r"^.*/tests/", "", line.split()[1]) for line in out.splitlines() if line.startswith("FAILED ")}
+    failed = _failed(out)
     errors = [line for line in out.splitlines() if line.startswith("ERROR ")]
     listed = _listed()
     assert len(listed) == 9, listed
@@ -40,20 +51,9 @@ def test_sympys_tests_of_what_sums_and_products_are_pass_beside_derive(tmp_path)
     """derive replaces SymPy's readings of a sum's and a product's sign (``derive.kernel.sums.install``): SymPy's own
     tests of those readings, of empty and reversed ranges (Karr's convention) and of zero, still pass."""
     concrete = pathlib.Path(sympy.__file__).parent / "concrete" / "tests"
-    (tmp_path / "derive_first.py").write_text("import derive  # noqa: F401\n")
-    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "derive_first", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "-o", "addopts=", "-q", "-W", "ignore", "--rootdir", str(concrete),
-         str(concrete / "test_sums_products.py"), str(concrete / "test_products.py"),
-         "-k", "assum or zero or empty or revers or karr or Karr or sign"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    run = _sympy_tests(tmp_path, concrete, concrete / "test_sums_products.py", concrete / "test_products.py",
+                       "-k", "assum or zero or empty or revers or karr or Karr or sign")
     assert run.returncode == 0 and re.search(r"\b1\d passed", run.stdout), run.stdout[-3000:]
-
-
-def _listed_facts():
-    table = (ROOT / "docs" / "sympy-tests.md").read_text().split("## SymPy's facts", 1)[1]
-    return set(re.findall(r"^\| `(test_\w+\.py::test_\w+)` \|", table, re.M))
 
 
 def test_sympys_tests_of_binomials_factorials_and_beta_pass_beside_derive(tmp_path):
@@ -61,18 +61,11 @@ def test_sympys_tests_of_binomials_factorials_and_beta_pass_beside_derive(tmp_pa
     (``derive.kernel.facts``): SymPy's own tests of those functions pass, except the four listed in
     docs/sympy-tests.md, each of which asserts one of the facts that fails at some value."""
     root = pathlib.Path(sympy.__file__).parent / "functions"
-    (tmp_path / "derive_first.py").write_text("import derive  # noqa: F401\n")
-    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "derive_first", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "-o", "addopts=", "-q", "-rf", "-W", "ignore", "--rootdir", str(root), "-k", "not slow",
-         str(root / "combinatorial" / "tests" / "test_comb_factorials.py"),
-         str(root / "special" / "tests" / "test_beta_functions.py")],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
-    out = run.stdout
+    out = _sympy_tests(tmp_path, root, "-k", "not slow", root / "combinatorial" / "tests" / "test_comb_factorials.py",
+                       root / "special" / "tests" / "test_beta_functions.py").stdout
     assert re.search(r"\d+ passed", out), out[-3000:]
-    failed = {re.sub(r"^.*/tests/", "", line.split()[1]) for line in out.splitlines() if line.startswith("FAILED ")}
-    listed = _listed_facts()
+    failed = _failed(out)
+    listed = _listed(1)
     assert len(listed) == 4, listed
     assert failed == listed, (f"failing but not listed: {sorted(failed - listed)}; "
                               f"listed but passing: {sorted(listed - failed)}\n{out[-3000:]}")

@@ -88,60 +88,38 @@ def _binomial_integer(self):
     return True if n.is_integer and k.is_integer else None
 
 
-def _pow_imaginary(original):
-    def imaginary(self):
-        out = original(self)
-        if out and self.base.is_extended_real and self.exp.is_integer is not False:
-            return None  # a real base to a power that may be an integer is real
-        return out
-    return imaginary
-
-
-def _pow_off_the_line(original):
-    """A power's "not real" or "not imaginary" only where its exponent is known real, or it is a number: ``p^i`` is
-    i at p = e^{π/2}, ``i^z`` is real at z = 2 + i (−e^{−π/2})."""
+def _withheld(original, answer, doubtful):
+    """``original``, a handler of a fact, answering nothing where it answers ``answer`` and ``doubtful(self)``."""
     def read(self):
         out = original(self)
-        if out is False and self.exp.is_extended_real is not True and not self.is_number:
-            return None
-        return out
+        return None if out is answer and doubtful(self) else out
     return read
 
 
-def _pow_integer(original):
-    """A power's "not an integer" for a rational base that is not one only where the exponent is an integer:
-    (3/2)^x is 2 at x = log 2/log(3/2)."""
-    def integer(self):
-        out = original(self)
-        b, e = self.base, self.exp
-        if out is False and b.is_rational and b.is_integer is False and e.is_integer is not True \
-                and not (b.is_Number and e.is_Number):
-            return None
-        return out
-    return integer
+def _real_base_maybe_integer_power(self):
+    return self.base.is_extended_real and self.exp.is_integer is not False  # then it is real, not imaginary
 
 
-def _pow_rational(original):
-    """A power's "not rational" for an irrational base and an integer exponent only where the base is transcendental:
-    (φ + y)² is 5/4 at y = −1/2."""
-    def rational(self):
-        out = original(self)
-        b, e = self.base, self.exp
-        if out is False and e.is_integer and b.is_irrational and b.is_transcendental is not True \
-                and not self.is_number:
-            return None
-        return out
-    return rational
+def _exponent_not_known_real(self):
+    """``p^i`` is i at p = e^{π/2}, ``i^z`` is real at z = 2 + i (−e^{−π/2}); a number SymPy reads itself."""
+    return self.exp.is_extended_real is not True and not self.is_number
 
 
-def _parity_of_an_integer_base(original):
-    """A power's even or odd: "not" only when its base is known to be an integer."""
-    def parity(self):
-        out = original(self)
-        if out is False and self.base.is_integer is not True:
-            return None
-        return out
-    return parity
+def _rational_base_exponent_not_known_integer(self):
+    """(3/2)^x is 2 at x = log 2/log(3/2)."""
+    b, e = self.base, self.exp
+    return b.is_rational and b.is_integer is False and e.is_integer is not True and not (b.is_Number and e.is_Number)
+
+
+def _algebraic_irrational_base(self):
+    """(φ + y)² is 5/4 at y = −1/2: only a transcendental base stays irrational at every integer power."""
+    b = self.base
+    return self.exp.is_integer and b.is_irrational and b.is_transcendental is not True and not self.is_number
+
+
+def _base_not_known_integer(self):
+    """(2i)² = −4 is even, i² = −1 odd: a power's parity follows its base's only for an integer base."""
+    return self.base.is_integer is not True
 
 
 def _log_finite(self):
@@ -214,7 +192,7 @@ def _mul_integer(self):
                 unknown = True
             if not e.is_negative:
                 return None  # a power of a sign not known, or of a base or exponent not known integers
-            denominators.append(sp.Integer(2) if a is sp.S.Half else sp.Pow(a, -1))
+            denominators.append(sp.Pow(a, -1))
         else:
             return None
     if not denominators and not unknown:
@@ -245,17 +223,12 @@ _NOT_AT_A_POLE = tuple(sorted(set(_assume_defined)
                               - {"commutative", "infinite", "hermitian", "antihermitian", "polar"}))
 
 
-def _away_from_poles(handler, pole):
-    """A handler of a function with poles that answers True only where ``pole(argument)`` is known nonzero."""
-    def guarded(self):
-        out = handler(self)
-        if out and len(self.args) == 1:
-            condition = pole(self.args[0])
-            if condition is not None and condition.is_zero is not False:
-                return None
-        return out
-    guarded.away_from_poles = handler
-    return guarded
+def _at_a_possible_pole(pole):
+    """Whether ``pole(argument)``, which is 0 at the function's poles, is not known nonzero."""
+    def doubtful(self):
+        condition = pole(self.args[0]) if len(self.args) == 1 else None
+        return condition is not None and condition.is_zero is not False
+    return doubtful
 
 
 def install():
@@ -266,12 +239,13 @@ def install():
     sp.binomial.eval = _binomial_eval(sp.binomial.eval.__func__)
     handle(sp.binomial, "nonnegative", _binomial_nonnegative)
     handle(sp.binomial, "integer", _binomial_integer)
-    handle(sp.Pow, "imaginary", _pow_off_the_line(_pow_imaginary(sp.Pow._eval_is_imaginary)))
-    handle(sp.Pow, "extended_real", _pow_off_the_line(sp.Pow._eval_is_extended_real))
-    handle(sp.Pow, "integer", _pow_integer(sp.Pow._eval_is_integer))
-    handle(sp.Pow, "rational", _pow_rational(sp.Pow._eval_is_rational))
-    handle(sp.Pow, "even", _parity_of_an_integer_base(sp.Pow._eval_is_even))
-    handle(sp.Pow, "odd", _parity_of_an_integer_base(sp.Pow._eval_is_odd))
+    imaginary = _withheld(sp.Pow._eval_is_imaginary, True, _real_base_maybe_integer_power)
+    handle(sp.Pow, "imaginary", _withheld(imaginary, False, _exponent_not_known_real))
+    handle(sp.Pow, "extended_real", _withheld(sp.Pow._eval_is_extended_real, False, _exponent_not_known_real))
+    handle(sp.Pow, "integer", _withheld(sp.Pow._eval_is_integer, False, _rational_base_exponent_not_known_integer))
+    handle(sp.Pow, "rational", _withheld(sp.Pow._eval_is_rational, False, _algebraic_irrational_base))
+    for parity in ("even", "odd"):
+        handle(sp.Pow, parity, _withheld(getattr(sp.Pow, f"_eval_is_{parity}"), False, _base_not_known_integer))
     handle(sp.Mul, "integer", _mul_integer)
     handle(sp.log, "finite", _log_finite)
     handle(sp.polygamma, "complex", _polygamma_complex)
@@ -281,8 +255,9 @@ def install():
     for cls in (sp.RisingFactorial, sp.FallingFactorial):
         handle(cls, "integer", _factorial_integer)
     for cls, pole in _POLES.items():
+        doubtful = _at_a_possible_pole(pole)
         for fact in _NOT_AT_A_POLE:
             handler = cls._prop_handler.get(fact)
-            if handler is not None and not hasattr(handler, "away_from_poles"):
-                handle(cls, fact, _away_from_poles(handler, pole))
+            if handler is not None:
+                handle(cls, fact, _withheld(handler, True, doubtful))
     sp.Pow._derive_facts = True
