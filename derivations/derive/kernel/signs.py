@@ -16,7 +16,9 @@ real where an ``acb`` box's imaginary part excludes zero, zero where SymPy's own
 polynomial of an algebraic number), and unknown otherwise: ``sign`` of the number above stays ``sign(…)``. It is
 done for the whole process, not around the kernel's work, since SymPy keeps what it once read of an expression on
 the expression itself. A number whose sign SymPy read right from digits, and an enclosure certifies, reads the
-same; only a number no enclosure decides (zero, or a function ``arb`` does not evaluate) reads as unknown.
+same; only a number no enclosure decides (zero, or a function ``arb`` does not evaluate) reads as unknown. A
+``Float`` in a number is read as the binary fraction it holds, so ``round(1e-20·π + 1)`` is 1 and ``int(π/1e20)`` is 0,
+as in SymPy alone.
 ``_monotonic_sign`` (how SymPy bounds a sum with symbols) takes such a number for nonzero because it is not the
 object 0, so it is not asked about an expression that holds one.
 """
@@ -36,8 +38,16 @@ __all__ = ["closed_sign", "install"]
 _reading: set = set()  # the numbers being read now: one met again inside its own reading is unknown
 
 
+def _exact(number):
+    """``number`` with each SymPy ``Float`` in it written as the binary fraction it holds (a ``Float`` is that
+    fraction exactly; only a certificate refuses it, :mod:`derive.kernel.certify`, since a claim never holds one)."""
+    floats = number.atoms(sp.Float)
+    return number.xreplace({f: sp.Rational(f) for f in floats}) if floats else number
+
+
 @functools.lru_cache(maxsize=8192)
 def _sign(number):
+    number = _exact(number)
     if number.is_Rational:
         return (number > 0) - (number < 0)
     found = excluding_zero(number)
@@ -114,7 +124,7 @@ def _integer_part(expr, no, options, return_ints=False):
     found = _integer_part.sympy(expr, no, options, return_ints=True)
     real, imag = found
     try:
-        box = enclose_complex(expr, 128)
+        box = enclose_complex(_exact(expr), 128)
     except (Undecided, TypeError, ValueError, ArithmeticError):
         raise PrecisionExhausted("no enclosure of the number") from None
     for part, whole in ((box.real, real), (box.imag, imag)):
