@@ -49,7 +49,7 @@ def _exact(number):
 def _sign(number):
     number = _exact(number)
     if number.is_Rational:
-        return (number > 0) - (number < 0)
+        return (number.p > 0) - (number.p < 0)
     found = excluding_zero(number)
     if found is not None:
         box, method = found
@@ -79,6 +79,8 @@ def closed_sign(number):
     >>> zero = sp.sinh(sp.sin(sp.pi * (sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2))))
     >>> closed_sign(sp.pi - 3), closed_sign(zero), closed_sign(sp.sqrt(3 + 2 * sp.sqrt(2)) - sp.sqrt(2) - 1)
     (1, None, 0)
+    >>> closed_sign(sp.Rational(-1, 3)), closed_sign(sp.Float(0.1) * 3 - sp.Float(0.3))  # (a Float: its binary value)
+    (-1, 1)
     """
     if number in _reading:
         return None
@@ -139,14 +141,17 @@ def _equals(self, other, failing_expression=False):
     """``Expr.equals``, whose "not equal" for two closed numbers is kept only where an enclosure certifies their
     difference nonzero: SymPy reads it from digits at a random point (``c.equals(0)`` is False for the zero ``c``
     above), and ``int``, ``Mod`` and ``simplify`` act on that reading."""
+    try:
+        difference = self - sp.sympify(other)
+    except (TypeError, ValueError, sp.SympifyError):
+        difference = None
+    closed = isinstance(difference, Expr) and difference.is_number
+    sign = closed_sign(difference) if closed else None
+    if sign is not None:  # certain: not asked of SymPy, whose tests of a closed number can take seconds
+        return sign == 0
     found = _equals.sympy(self, other, failing_expression=failing_expression)
-    if found is False:
-        try:
-            difference = self - sp.sympify(other)
-        except (TypeError, ValueError, sp.SympifyError):
-            return found
-        if isinstance(difference, Expr) and difference.is_number and closed_sign(difference) in (None, 0):
-            return difference if failing_expression else None
+    if found is False and closed:
+        return difference if failing_expression else None
     return found
 
 
