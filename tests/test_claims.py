@@ -416,6 +416,14 @@ def test_decide():
     assert claim("demo.d4", s(a) * b, s(b) * a).decide().verdict is Verdict.REFUTED
 
 
+def test_decide_over_a_symbol_no_rational_value_respects_searches_no_witness():
+    t = sp.Symbol("t", transcendental=True)  # no witness or sample of rationals: unproven, not an error
+    cl = claim("demo.d7", sp.Abs(t) * a, a, expect=None).decide()
+    assert cl.verdict is Verdict.UNPROVEN
+    with pytest.raises(ValueError, match="no exact rational value respects the assumptions of t"):
+        claim("demo.d8", sp.Abs(t) * a, a, expect=None).refute()  # asked for by name, it says why it cannot
+
+
 def test_decide_keeps_the_expectation():
     cl = claim("demo.d5", RELU(a), a, expect=Verdict.REFUTED).decide()
     assert cl.verdict is Verdict.REFUTED and cl.expect is Verdict.REFUTED

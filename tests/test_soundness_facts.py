@@ -1,5 +1,6 @@
 """Soundness by class, SymPy's facts: a sign, a parity, a realness or a finiteness that SymPy reads from the
-arguments' assumptions and that fails at some value those assumptions allow (:mod:`derive.kernel.facts`).
+arguments' assumptions and that fails at some value those assumptions allow (:mod:`derive.kernel.facts`); and
+SymPy's ``simplify`` of conditions, which loses the values at a boundary (:mod:`derive.kernel.simplifying`).
 
 Each class has at least three variants. A variant names an expression, a fact and a point the assumptions allow
 where the fact is false; it passes when, beside derive, SymPy does not assert the fact of the expression (it may say
@@ -24,6 +25,11 @@ S_ = sp.Symbol("s", imaginary=True)
 NI = sp.Symbol("t", noninteger=True)  # a real that is not an integer
 Q_ = sp.Symbol("q", rational=True)
 P_ = sp.Symbol("p", positive=True)
+TR = sp.Symbol("t_tr", transcendental=True)
+NA = sp.Symbol("s_na", algebraic=False)
+TNZ = sp.Symbol("t_nz", nonzero=True)
+BNZ = sp.Symbol("b", zero=False)
+APOS = sp.Symbol("a_pos", positive=True)
 
 
 def _contradicts(expr, fact, point, value=None):
@@ -86,6 +92,18 @@ CASES = {
     "sec_half_turns": (lambda: sp.sec(sp.pi * K_ / 2), "real", {K_: -3}),
     "tan_real": (lambda: sp.tan(X_), "extended_real", {X_: sp.pi / 2}),
     "csch_real": (lambda: sp.csch(X_), "extended_real", {X_: 0}),
+    # the real part, imaginary part and modulus of a transcendental number read as transcendental
+    "im_transcendental": (lambda: sp.im(TR), "algebraic", {TR: sp.pi}),
+    "re_transcendental": (lambda: sp.re(TR), "algebraic", {TR: sp.I * sp.pi}),
+    "abs_transcendental": (lambda: sp.Abs(TR), "algebraic", {TR: sp.exp(sp.I)}, sp.Integer(1)),
+    "im_not_algebraic": (lambda: sp.im(NA), "rational", {NA: sp.pi}),
+    # an integral of a nonzero integrand read as nonzero, its variable read by its own assumptions or as real
+    "integral_odd_positive": (lambda: sp.Integral(P_, (P_, -APOS, APOS)), "zero", {APOS: 1}, sp.Integer(0)),
+    "integral_odd_nonzero": (lambda: sp.Integral(TNZ**3, (TNZ, -APOS, APOS)), "zero", {APOS: 2}, sp.Integer(0)),
+    "integral_imaginary_limit": (lambda: sp.Integral(1 + X_**2, (X_, 0, S_)), "zero", {S_: sp.I * sp.sqrt(3)},
+                                 sp.Integer(0)),
+    "integral_complex_limit": (lambda: sp.Integral(sp.exp(X_), (X_, 0, BNZ)), "zero", {BNZ: 2 * sp.pi * sp.I},
+                               sp.Integer(0)),
 }
 
 
@@ -111,6 +129,9 @@ def test_a_fact_sympy_reads_where_it_fails_is_not_read(case):
     (sp.tan(sp.Rational(1, 3)), "positive", True),
     (sp.tanh(X_), "real", True),
     (sp.coth(P_), "positive", True),
+    (sp.im(sp.Symbol("a_alg", algebraic=True)), "algebraic", True),
+    (sp.Abs(TR), "zero", False),
+    (sp.Integral(X_, (X_, 1, 1)), "zero", True),
 ], ids=lambda v: str(v) if isinstance(v, (str, bool)) else None)
 def test_a_fact_that_holds_is_still_read(expr, fact, want):
     assert getattr(expr, f"is_{fact}") is want, (expr, fact)
@@ -129,6 +150,8 @@ NPOS = sp.Symbol("n", integer=True, positive=True)
 Z_ = sp.Symbol("z", real=True)
 T_ = sp.Symbol("t", integer=True)
 MNN = sp.Symbol("M", integer=True, nonnegative=True)
+T_R = sp.Symbol("u", real=True)
+U_C = sp.Symbol("v")  # a complex number
 
 
 def _divide(identifier, f):
@@ -185,6 +208,19 @@ VERDICTS = {
                                                                        + 1) + sp.exp(-sp.pi / 2)), {}),
     "imaginary_times_i_to_the_z": (lambda: _divide("facts.w_i_to_z", sp.Symbol("w", imaginary=True) * sp.I ** sp.Symbol(
         "z", complex=True, extended_real=False) + sp.exp(-sp.pi / 2)), {}),
+    # the same, of a transcendental number's parts and of an integral
+    "im_of_transcendental": (lambda: _divide("facts.im_tr", sp.im(TR)), {TR: sp.pi}),
+    "abs_of_transcendental": (lambda: _divide("facts.abs_tr", sp.Abs(TR) - 1), {TR: sp.exp(sp.I)}),
+    "im_of_square": (lambda: _divide("facts.im_tr_sq", sp.im(TR**2)), {TR: sp.pi}),
+    "im_of_not_algebraic": (lambda: _divide("facts.im_na", sp.im(NA)), {NA: sp.pi}),
+    "delta_of_a_modulus": (lambda: derive.claim("facts.delta_abs", A_ * sp.KroneckerDelta(Z_, 1), 0,
+                                                where={Z_: sp.Abs(TR)}, expect=None).prove(), {TR: sp.exp(sp.I)}),
+    "integral_odd": (lambda: _divide("facts.integral_odd", sp.Integral(P_, (P_, -XPOS, XPOS))), {XPOS: 1}),
+    "integral_imaginary_limit": (lambda: _divide("facts.integral_imaginary", sp.Integral(1 + Z_**2, (Z_, 0, S_))),
+                                 {S_: sp.I * sp.sqrt(3)}),
+    "delta_of_an_integral": (lambda: derive.claim(
+        "facts.delta_integral", A_ * sp.KroneckerDelta(U_C, 0), 0, where={U_C: sp.Integral(sp.exp(T_R), (T_R, 0, BNZ))},
+        expect=None).prove(), {BNZ: 2 * sp.pi * sp.I}),
 }
 
 
@@ -208,3 +244,47 @@ def test_the_sign_of_a_tower_of_powers_is_read_or_left_unread_never_a_traceback(
     from derive.kernel.signs import closed_sign
 
     assert closed_sign(number) in (1, None)
+
+
+# -- SymPy's simplify of a Piecewise's conditions, which loses a boundary point or a condition ---------------------
+_C0 = (X_ < 4) & ((X_ <= -1) | (X_ <= 0))  # x ≤ 0, simplified to x < 0
+_CH = (X_ < 4) & ((X_ <= -half) | (X_ <= half))  # x ≤ 1/2, simplified to x < 1/2
+_W = sp.Symbol("w", real=True)
+_INNER = sp.Piecewise((sp.Max(X_ + 2, 2 * X_ - 1), X_ >= 0), (-2, (X_ >= 1) & sp.Ne(X_ - 2 * A_, -3)),
+                      (sp.Piecewise((1, (X_ >= 2) | (X_ < -half) | (X_ - 2 * A_ < 1)), (X_ / 2 + A_, True)), True))
+_DROPPED = sp.Piecewise((sp.Max(X_ + 2, 2 * X_ - 1), X_ >= 0),  # x ≥ 1 dropped from the second condition
+                        (-2, (X_ > sp.Max(1, 2 * A_ - 3)) | (X_ < sp.Max(1, 2 * A_ - 3))),
+                        (sp.Piecewise((1, (X_ >= 2) | (X_ < -half) | (X_ - 2 * A_ < 1)), (X_ / 2 + A_, True)), True))
+
+SIMPLIFIED = {
+    # each false at the point named; erf, Si or a Piecewise without a last True branch keeps Z3 out
+    "boundary_times_erf": (sp.Piecewise((sp.erf(_W), _C0), (0, True)), sp.Piecewise((sp.erf(_W), X_ < 0), (0, True)),
+                           {X_: 0, _W: 1}),
+    "boundary_plus_si": (sp.Piecewise((1, _C0), (0, True)) + sp.Si(_W),
+                         sp.Piecewise((1, X_ < 0), (0, True)) + sp.Si(_W), {X_: 0, _W: 1}),
+    "boundary_no_last_branch": (sp.Piecewise((1, _C0), (0, X_ >= 0)), sp.Piecewise((1, X_ < 0), (0, X_ >= 0)),
+                                {X_: 0}),
+    "boundary_at_a_half": (sp.Piecewise((1, _CH), (0, True)),
+                           sp.Piecewise((1, (X_ <= -half) | (X_ < half)), (0, X_ >= half)), {X_: half}),
+    "condition_dropped": (sp.Piecewise((2 * X_ - 2, X_ >= 0), (_INNER, True)) * sp.erf(_W),
+                          sp.Piecewise((2 * X_ - 2, X_ >= 0), (_DROPPED, True)) * sp.erf(_W), {X_: -2, A_: -1, _W: 1}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SIMPLIFIED))
+def test_a_claim_sympys_simplify_of_conditions_makes_true_is_not_proved(case):
+    lhs, rhs, point = SIMPLIFIED[case]
+    assert sp.N((lhs - rhs).subs(point), 30) != 0  # false at the point
+    c = derive.claim(f"facts.simplified.{case}", lhs, rhs, expect=None)
+    c.decide()
+    assert c.verdict is not derive.Verdict.PROVED, (case, c.evidence.strategy, c.evidence.detail)
+
+
+def test_simplify_is_asked_only_where_the_kernel_trusts_it():
+    from derive.kernel.simplifying import simplified
+
+    assert simplified(sp.sin(X_)**2 + sp.cos(X_)**2) == 1
+    assert simplified(X_ * sp.Symbol("y")) is not None  # (a Symbol is a Boolean to SymPy: no condition)
+    for held in (sp.Piecewise((1, _C0), (0, True)), sp.sign(X_) - 1, sp.Integral(X_, (X_, 0, 1)),
+                 sp.Sum(X_, (T_, 0, 3)), sp.Heaviside(X_) + sp.Piecewise((0, X_ > 0), (1, True))):
+        assert simplified(held) is None, held

@@ -36,6 +36,12 @@ SymPy is as it was. :mod:`derive.kernel.zeros` holds the readings that miss a ze
 * A rising or falling factorial ``rf(x, k)``, ``ff(x, k)`` may be an integer for a negative k or a non-integer x
   (``rf(0, −1) = −1``; ``rf(x, 2) = 1`` at x = (√5 − 1)/2): SymPy read it as not an integer unless x and k ≥ 0
   are.
+* The real part, the imaginary part and the modulus of a transcendental number may be algebraic (``im π = 0``,
+  ``re(iπ) = 0``, ``|e^i| = 1``): SymPy read them as transcendental, so nonzero, not 1, not an integer, for a
+  symbol declared ``transcendental`` or ``algebraic=False`` (``divide(im t)`` was proved).
+* An integral of a nonzero integrand between two different limits may be 0 (∫ t dt from −a to a; ∫ eᵗ dt from 0 to
+  2πi): SymPy read it as nonzero, the integrand read by its variable's assumptions (``t`` declared positive) or as
+  if the path were real.
 
 >>> import sympy as sp
 >>> install()
@@ -223,6 +229,11 @@ _NOT_AT_A_POLE = tuple(sorted(set(_assume_defined)
                               - {"commutative", "infinite", "hermitian", "antihermitian", "polar"}))
 
 
+def _anywhere(self):
+    """Doubtful everywhere: the handler's answer is kept only where it is the other one."""
+    return True
+
+
 def _at_a_possible_pole(pole):
     """Whether ``pole(argument)``, which is 0 at the function's poles, is not known nonzero."""
     def doubtful(self):
@@ -254,6 +265,9 @@ def install():
     handle(sp.beta, "real", _beta_real)
     for cls in (sp.RisingFactorial, sp.FallingFactorial):
         handle(cls, "integer", _factorial_integer)
+    for cls in (sp.re, sp.im, sp.Abs):  # (algebraic for an algebraic argument, as SymPy says; else unknown)
+        handle(cls, "algebraic", _withheld(cls._eval_is_algebraic, False, _anywhere))
+    handle(sp.Integral, "zero", _withheld(sp.Integral._eval_is_zero, False, _anywhere))
     for cls, pole in _POLES.items():
         doubtful = _at_a_possible_pole(pole)
         for fact in _NOT_AT_A_POLE:

@@ -16,6 +16,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from . import notation, sums, wellformed
 from .inverses import cancelling, needs
+from .simplifying import simplified
 from .witness import bound_symbols
 from .budget import OutOfTime, time_budget
 from . import budget as _budget
@@ -782,9 +783,7 @@ def simplify_small(diff):
     """``simplify``, last and only on small scalar expressions (it can take minutes on large ones)."""
     if isinstance(diff, MatrixExpr) or sp.count_ops(diff) > SIMPLIFY_MAX_OPS:
         return None
-    if diff.has(sp.Sum, sp.Product, sp.Integral):  # simplify evaluates them by SymPy's summation and integrator,
-        return None  # which are not exact everywhere (see kernel.sums)
-    if sp.simplify(diff) == 0:
+    if simplified(diff) == 0:  # (never asked of sums, integrals, Piecewise or conditions: kernel.simplifying)
         return "simplify (small scalar)"
     return None
 

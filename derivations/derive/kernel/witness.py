@@ -16,6 +16,7 @@ from sympy.core.function import AppliedUndef, UndefinedFunction
 
 from . import sums
 from .certify import Certificate, certify_nonzero
+from .simplifying import simplified
 from .wellformed import Inexact, OutsideMatrix, defined, denominators, inexact, one_line, real_entries, refuse_outside
 
 __all__ = [
@@ -238,7 +239,7 @@ def _real_by_parts(body) -> bool:
     if sp.count_ops(body) > 40:
         return False
     try:
-        return sp.simplify(sp.im(body)) == 0
+        return simplified(sp.im(body)) == 0
     except (TypeError, ValueError, NotImplementedError, RecursionError):
         return False
 
@@ -586,6 +587,17 @@ def search(diff, symbols, assume=(), fixed=None, tries: int = 300, seed_text: st
         if found is not None:
             return found
     return None
+
+
+def unsampled(symbols) -> list:
+    """The scalar symbols among ``symbols`` that no exact rational value of the search respects (one declared
+    ``transcendental``): a witness search or a check cannot be made over them.
+
+    >>> import sympy as sp
+    >>> unsampled([sp.Symbol("t", transcendental=True), sp.Symbol("x", real=True)])
+    [t]
+    """
+    return [s for s in symbols if not isinstance(s, sp.MatrixSymbol) and not _allowed(s)]
 
 
 def _require_candidates(pools) -> None:
