@@ -285,6 +285,7 @@ def test_simplify_is_asked_only_where_the_kernel_trusts_it():
 
     assert simplified(sp.sin(X_)**2 + sp.cos(X_)**2) == 1
     assert simplified(X_ * sp.Symbol("y")) is not None  # (a Symbol is a Boolean to SymPy: no condition)
-    for held in (sp.Piecewise((1, _C0), (0, True)), sp.sign(X_) - 1, sp.Integral(X_, (X_, 0, 1)),
+    assert simplified(sp.im(sp.Abs(sp.sqrt(X_)) - sp.sqrt(X_) * sp.sign(sp.sqrt(X_)))) == 0  # (2√|x| for x < 0)
+    for held in (sp.Piecewise((1, _C0), (0, True)), sp.Eq(X_, 0), sp.Integral(X_, (X_, 0, 1)),
                  sp.Sum(X_, (T_, 0, 3)), sp.Heaviside(X_) + sp.Piecewise((0, X_ > 0), (1, True))):
         assert simplified(held) is None, held

@@ -794,7 +794,12 @@ def definitions_of(at, where, lhs, rhs) -> tuple:
             problem = _witness.instance_problem(key, value)
             if problem is not None:
                 raise ValueError(f"{at}: where: {problem}")
-        elif isinstance(key, UndefinedFunction) and len(value.variables) == 1 and _witness.function_facts(key):
+        if isinstance(key, UndefinedFunction):  # (first: a body that would capture a symbol is no function of it)
+            try:
+                _witness.refuse_capture(sp.Tuple(lhs, rhs), {key: value})
+            except ValueError as exc:
+                raise ValueError(f"{at}: where: {exc}") from None
+        if isinstance(key, UndefinedFunction) and len(value.variables) == 1 and _witness.function_facts(key):
             # so must a function's (σ declared real is real at every real argument: σ := t ↦ t·√(3 − t) is not,
             # and a witness at t = 4 refuted with a complex residual what holds wherever σ is real)
             problem = _witness.function_problem(key, value, (lhs, rhs))

@@ -286,7 +286,7 @@ def evaluate_at(expr, witness: dict):
     funcs = {k: v for k, v in witness.items() if not isinstance(k, (sp.Symbol, sp.MatrixSymbol))}
     values = {k: v for k, v in witness.items() if isinstance(k, (sp.Symbol, sp.MatrixSymbol))}
     if isinstance(expr, sp.Basic):
-        _refuse_capture(expr, witness)
+        refuse_capture(expr, witness)
         refuse_outside(expr, values)
         _refuse_off_the_line(expr, funcs, values)
     for f, lam in funcs.items():
@@ -404,7 +404,7 @@ def bound_symbols(expr) -> set:
     return set().union(*[_bound_by(node) for node in binders(expr)])
 
 
-def _refuse_capture(expr, witness) -> None:
+def refuse_capture(expr, witness) -> None:
     """Raise ``ValueError`` when a key of ``witness`` is bound in ``expr``, or a value's free symbol would be, or
     a function's value (a ``Lambda``) binds a symbol that an argument it is applied to holds: SymPy puts the argument
     into the body as it is, so ``σ(k)`` with ``σ(z) = Σ_{k=1}^{1} z k`` would read ``Σ_{k=1}^{1} k²``, not ``k``."""
