@@ -4243,6 +4243,20 @@ def test_a_symbol_declared_irrational_is_refused(build):
     refused(build, "irrational")
 
 
+_POLAR, _POLAR_F = sp.Symbol("x_polar", polar=True), sp.Function("g_polar", polar=True)
+
+
+@pytest.mark.parametrize("build", [
+    # √(x²) = x holds of a point of the Riemann surface of log (SymPy builds it so), of no complex x = −1
+    lambda: chain("sound.polar_chain", (sp.Pow(_POLAR**2, sp.S.Half, evaluate=False), _POLAR)),
+    lambda: claim("sound.polar_claim", sp.Pow(_POLAR**2, sp.S.Half, evaluate=False) * a, _POLAR * a),
+    lambda: claim("sound.polar_function", sp.Pow(_POLAR_F(a)**2, sp.S.Half, evaluate=False), _POLAR_F(a)),
+    lambda: claim("sound.polar_where", _DELTA_F(a), a, where={_DELTA_F: sp.Lambda(t, t * _POLAR)}),
+], ids=["chain", "claim", "function", "where"])
+def test_a_symbol_declared_polar_is_refused(build):
+    refused(build, "polar")
+
+
 @pytest.mark.parametrize("kw", [dict(extended_real=True), dict(infinite=True), dict(extended_positive=True),
                                 dict(finite=False)], ids=["extended_real", "infinite", "extended_positive", "not_finite"])
 def test_a_symbol_that_may_be_infinite_is_refused(kw):

@@ -545,7 +545,9 @@ def refuse_unread_assumptions(where: str, symbols) -> None:
       statements are about numbers, and SymPy's arithmetic is not that of ±∞ (``x(y + 1) − xy`` expands to ``x``,
       which is ``∞ − ∞`` at ``x = ∞``);
     * one declared ``irrational``: SymPy takes its powers for irrational too, and so ``s² − 2`` for nonzero, though
-      ``s = √2`` makes it 0 (it evaluates ``δ(s², 2)`` to 0 and cancels ``(s⁴ − 4)/(s² − 2)`` unconditionally).
+      ``s = √2`` makes it 0 (it evaluates ``δ(s², 2)`` to 0 and cancels ``(s⁴ − 4)/(s² − 2)`` unconditionally);
+    * one declared ``polar``: a point of the Riemann surface of log, not a number, where ``√(x²) = x`` holds (SymPy
+      proves it so) though no complex x = −1 satisfies it; no witness can be one.
 
     >>> import sympy as sp
     >>> refuse_unread_assumptions("doc", {sp.Symbol("x", extended_real=True)})
@@ -567,6 +569,9 @@ def refuse_unread_assumptions(where: str, symbols) -> None:
         if read.is_irrational and not read.is_transcendental:  # (a transcendental one's powers are, rightly)
             raise ValueError(f"{where}: {name} is declared irrational, and SymPy reads its powers as irrational too "
                              f"(so s² − 2 as nonzero, though s = √2 makes it 0): declare it real")
+        if read.is_polar:
+            raise ValueError(f"{where}: {name} is declared polar, a point of the Riemann surface of log, not a number "
+                             f"(√({name}²) = {name} holds there): declare it complex, or positive")
 
 
 def refuse_two_leaves(where: str, *exprs) -> None:
