@@ -1,6 +1,8 @@
 """Soundness by class, SymPy's facts: a sign, a parity, a realness or a finiteness that SymPy reads from the
 arguments' assumptions and that fails at some value those assumptions allow (:mod:`derive.kernel.facts`); and
-SymPy's ``simplify`` of conditions, which loses the values at a boundary (:mod:`derive.kernel.simplifying`).
+SymPy's ``simplify`` of conditions, which loses the values at a boundary (:mod:`derive.kernel.simplifying`); a power
+of a product split at a factor that may not be real (:mod:`derive.kernel.powers`); and ``Mod`` of two closed numbers
+whose remainder's sign is not decided (:mod:`derive.kernel.signs`).
 
 Each class has at least three variants. A variant names an expression, a fact and a point the assumptions allow
 where the fact is false; it passes when, beside derive, SymPy does not assert the fact of the expression (it may say
@@ -289,3 +291,93 @@ def test_simplify_is_asked_only_where_the_kernel_trusts_it():
     for held in (sp.Piecewise((1, _C0), (0, True)), sp.Eq(X_, 0), sp.Integral(X_, (X_, 0, 1)),
                  sp.Sum(X_, (T_, 0, 3)), sp.Heaviside(X_) + sp.Piecewise((0, X_ > 0), (1, True))):
         assert simplified(held) is None, held
+
+
+# -- a power of a product split at a factor SymPy reads as negative, which may not be real ------------------------
+_IA, _IB = sp.Symbol("i_a", imaginary=True), sp.Symbol("i_b", imaginary=True)
+_NR = sp.Symbol("n_r", real=False, finite=True)
+_PP, _PQ = sp.Symbol("p_p", positive=True), sp.Symbol("p_q", positive=True)
+
+
+def _split(f, g, e):
+    """``(fg)^e`` as written, and SymPy's split of it, ``(−f)^e (−g)^e``: i^{2e} apart, as for two negative reals."""
+    return sp.Pow(sp.Mul(f, g, evaluate=False), e, evaluate=False), sp.Pow(-f, e) * sp.Pow(-g, e)
+
+
+POWERS = {
+    # at a = b = i: log a · log b = −π²/4, √ of it iπ/2; √(−log a)·√(−log b) = (√(−iπ/2))² = −iπ/2
+    "logs_of_imaginaries": (lambda: _split(sp.log(_IA), sp.log(_IB), sp.S.Half), {_IA: sp.I, _IB: sp.I}),
+    "three_halves": (lambda: _split(sp.log(_IA), sp.log(_IB), sp.Rational(3, 2)), {_IA: sp.I, _IB: sp.I}),
+    "logs_of_non_reals": (lambda: _split(sp.log(_NR), sp.log(_IB), sp.S.Half), {_NR: sp.I, _IB: sp.I}),
+    "logs_of_i_times_positives": (lambda: _split(sp.log(sp.I * _PP), sp.log(sp.I * _PQ), sp.S.Half), {_PP: 1, _PQ: 1}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(POWERS))
+def test_a_power_of_a_product_is_not_split_at_a_factor_that_may_not_be_real(case):
+    lhs, rhs = POWERS[case][0]()
+    point = POWERS[case][1]
+    at = sp.Pow(sp.expand(lhs.base.xreplace(point)), lhs.exp)
+    assert abs(sp.N(at - rhs.xreplace(point), 30)) > 1  # false at the point
+    assert sp.Pow(lhs.base, lhs.exp) == lhs  # built, it stays as written
+    c = derive.claim(f"facts.powers.{case}", lhs, rhs, expect=None).prove()
+    assert c.verdict is not derive.Verdict.PROVED, c.evidence.detail
+
+
+def test_a_power_of_a_product_of_reals_is_still_split():
+    assert sp.sqrt(-2 * P_) == sp.sqrt(2) * sp.I * sp.sqrt(P_)
+    assert sp.sqrt(XNEG * P_) == sp.sqrt(XNEG) * sp.sqrt(P_)  # (a negative real: its own root, i·√|x|)
+    assert sp.expand(sp.sqrt(X_**2 * P_)) == sp.Abs(X_) * sp.sqrt(P_)
+
+
+def test_a_symbol_that_may_be_real_or_not_declared_not_of_a_sign_is_refused():
+    from verdicts import refused
+
+    x, w = sp.symbols("x_enn w_enn", extended_nonnegative=False)  # √(xw) was √(−x)·√(−w): false at x = w = i
+    refused(lambda: derive.claim("facts.enn", sp.Pow(x * w, sp.S.Half, evaluate=False), sp.sqrt(-x) * sp.sqrt(-w)),
+            "may be real or not")
+    for kw in (dict(extended_positive=False), dict(extended_negative=False)):
+        refused(lambda: derive.claim("facts.enn_other", sp.Symbol("s_enn", **kw) * A_, A_), "may be real or not")
+
+
+# -- Mod of two closed numbers: the remainder's sign decided, or Mod held -------------------------------------------
+_Q_E = sp.I ** (2 * sp.I)  # e^{−π}: positive, though no enclosure reads it as real
+_Q_I = sp.I ** sp.I  # e^{−π/2}
+
+
+@pytest.mark.parametrize("build, true_value", [
+    # −1 mod e^{−π} is −1 + 24e^{−π}; SymPy wrote −1 + 23·i^{2i}, below 0, where the sign of its check was undecided
+    (lambda: derive.claim("facts.mod_false", sp.Mod(X_, _Q_E), 23 * _Q_E - 1, where={X_: -1}, expect=None).prove(),
+     -1 + 24 * sp.exp(-sp.pi)),
+    (lambda: derive.claim("facts.mod_i", sp.Mod(X_, _Q_I), 4 * _Q_I - 1, where={X_: -1}, expect=None).prove(),
+     -1 + 5 * sp.exp(-sp.pi / 2)),
+    (lambda: derive.claim("facts.mod_seven_thirds", sp.Mod(X_, _Q_E), X_ + 53 * _Q_E, where={X_: -sp.Rational(7, 3)},
+                          expect=None).prove(), -sp.Rational(7, 3) + 54 * sp.exp(-sp.pi)),
+], ids=["minus_one", "i_to_the_i", "minus_seven_thirds"])
+def test_mod_of_closed_numbers_is_never_a_remainder_outside_its_range(build, true_value):
+    assert 0 < sp.N(true_value, 30) < sp.N(sp.exp(-sp.pi / 2), 30)
+    assert build().verdict is not derive.Verdict.PROVED
+
+
+def test_a_true_remainder_of_closed_numbers_is_never_refuted():
+    for lhs, rhs, point in [(sp.Mod(X_, _Q_E), 24 * _Q_E - 1, {X_: -1}),
+                            (sp.Mod(X_, _Q_E), X_ - _Q_E * sp.floor(X_ / _Q_E), {X_: -1}),
+                            (sp.Mod(X_, _Q_I), X_ - _Q_I * sp.floor(X_ / _Q_I), {X_: -10})]:
+        c = derive.claim("facts.mod_true", lhs, rhs, expect=None)
+        try:
+            c.refute(witness=point)
+        except ValueError:  # (no value the kernel can form there: said in one line, no verdict)
+            continue
+        assert c.verdict is not derive.Verdict.REFUTED, (lhs, rhs, c.evidence.detail)
+
+
+@pytest.mark.parametrize("number", [-1 / sp.besselj(0, 1), sp.Mod(-1, sp.besselj(0, 1), evaluate=False),
+                                    1000 / sp.besselj(0, 1)], ids=["reciprocal", "mod", "scaled"])
+def test_rounding_a_number_not_known_real_ends(number):
+    # SymPy rounded the real part of −1/J₀(1), which is the number itself, again and again (a RecursionError from
+    # int(), and so from Mod(−1, J₀(1)) as it was built)
+    try:
+        int(number)
+    except TypeError:
+        pass
+    assert sp.Mod(-1, sp.besselj(0, 1)).func is sp.Mod

@@ -18,7 +18,8 @@ done for the whole process, not around the kernel's work, since SymPy keeps what
 the expression itself. A number whose sign SymPy read right from digits, and an enclosure certifies, reads the
 same; only a number no enclosure decides (zero, or a function ``arb`` does not evaluate) reads as unknown. A
 ``Float`` in a number is read as the binary fraction it holds, so ``round(1e-20·π + 1)`` is 1 and ``int(π/1e20)`` is 0,
-as in SymPy alone.
+as in SymPy alone. Two of SymPy's routines assumed every sign decided: ``Mod`` of closed numbers returned an
+unchecked remainder (:func:`_mod_eval`), and rounding a number not known real recursed without end (:func:`_round`).
 ``_monotonic_sign`` (how SymPy bounds a sum with symbols) takes such a number for nonzero because it is not the
 object 0, so it is not asked about an expression that holds one.
 """
@@ -31,7 +32,7 @@ from sympy.core import exprtools, relational
 from sympy.core.expr import Expr
 from sympy.functions.elementary import integers
 
-from .certify import Undecided, enclose_complex, excluding_zero
+from .certify import Undecided, enclose_complex, excluding_zero, short_text
 
 __all__ = ["closed_sign", "install"]
 
@@ -199,6 +200,30 @@ def _sign_power(self, other):
     return _sign_power.sympy(self, other)
 
 
+def _round(self, n=None):
+    """``Expr.round``, which for a closed number not known real rounds its real part, and rounds again when that is
+    the number itself (``−1/J₀(1)``: real if J₀(1) ≠ 0, which no enclosure here decides), without end: here it says
+    it cannot (``int`` of it, and so ``Mod`` by ``J₀(1)``, raised a ``RecursionError``)."""
+    if self.is_number and not self.is_Atom and self.is_extended_real is None:
+        real, imag = self.as_real_imag()
+        if real == self:
+            raise TypeError(f"cannot round {short_text(self, 60)}: whether it is a real number is not certain")
+    return _round.sympy(self, n)
+
+
+def _mod_eval(cls, p, q):
+    """``Mod.eval``, whose value of two closed numbers lies between 0 and q only where the sign of (p mod q)·q is
+    decided: where it is not (derive reads it only as an enclosure certifies it), SymPy returned p − ⌊p/q⌉·q
+    unchecked, truncated toward 0 (``Mod(−1, i^{2i})`` was −1 + 23·e^{−π} < 0, for −1 + 24·e^{−π}). Here such a value
+    is kept only where it is certainly in [0, q) (or (q, 0]); otherwise the remainder stays ``Mod(p, q)``."""
+    out = _mod_eval.sympy(p, q)
+    if out is None or isinstance(out, sp.Mod) or not (p.is_number and q.is_number) or (p.is_Number and q.is_Number):
+        return out
+    if out is sp.nan or (closed_sign(out * q) in (0, 1) and closed_sign((q - out) * q) == 1):
+        return out
+    return None
+
+
 def install():
     """Make SymPy read the sign of a closed number only as :func:`closed_sign` certifies it, and square only a real
     number's sign to 1 (:func:`_sign_power`) (done once, when derive is imported; SymPy's own functions stay
@@ -212,7 +237,12 @@ def install():
     _relation_simplify.sympy = relational.Relational._eval_simplify
     _monotonic.sympy = exprtools._monotonic_sign
     _sign_power.sympy = sp.sign._eval_power
+    _round.sympy = Expr.round
+    _mod_eval.sympy = sp.Mod.eval
     Expr._eval_is_extended_positive_negative = _positive_negative
+    Expr.round = _round
+    Expr.__round__ = _round
+    sp.Mod.eval = classmethod(_mod_eval)
     sp.sign._eval_power = _sign_power
     relational._n2 = _difference
     integers.get_integer_part = _integer_part

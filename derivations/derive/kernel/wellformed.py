@@ -547,7 +547,9 @@ def refuse_unread_assumptions(where: str, symbols) -> None:
     * one declared ``irrational``: SymPy takes its powers for irrational too, and so ``s² − 2`` for nonzero, though
       ``s = √2`` makes it 0 (it evaluates ``δ(s², 2)`` to 0 and cancels ``(s⁴ − 4)/(s² − 2)`` unconditionally);
     * one declared ``polar``: a point of the Riemann surface of log, not a number, where ``√(x²) = x`` holds (SymPy
-      proves it so) though no complex x = −1 satisfies it; no witness can be one.
+      proves it so) though no complex x = −1 satisfies it; no witness can be one;
+    * one that may be real or not, declared not of a sign (``extended_nonnegative=False``): SymPy takes such a number
+      for a real of the other sign as it builds a power of a product (``√(xw) = √(−x)·√(−w)``, false at x = w = i).
 
     >>> import sympy as sp
     >>> refuse_unread_assumptions("doc", {sp.Symbol("x", extended_real=True)})
@@ -569,6 +571,12 @@ def refuse_unread_assumptions(where: str, symbols) -> None:
         if read.is_irrational and not read.is_transcendental:  # (a transcendental one's powers are, rightly)
             raise ValueError(f"{where}: {name} is declared irrational, and SymPy reads its powers as irrational too "
                              f"(so s² − 2 as nonzero, though s = √2 makes it 0): declare it real")
+        unsigned = [f for f in ("nonnegative", "nonpositive", "positive", "negative")
+                    if getattr(read, f"is_extended_{f}") is False]
+        if read.is_extended_real is None and unsigned:
+            raise ValueError(f"{where}: {name} may be real or not and is declared not {unsigned[0]}: SymPy reads such a "
+                             f"number as a real of the other sign (√(xy) = √(−x)·√(−y), false at x = y = i); declare "
+                             f"it real and of its sign, or not real")
         if read.is_polar:
             raise ValueError(f"{where}: {name} is declared polar, a point of the Riemann surface of log, not a number "
                              f"(√({name}²) = {name} holds there): declare it complex, or positive")
