@@ -45,6 +45,29 @@ def test_each_supported_function_is_enclosed():
         assert ball.rad() < 1e-15, expr
 
 
+_X5 = sp.Symbol("x")
+
+
+@pytest.mark.parametrize("expr", [sp.LambertW(half), sp.airyai(-3), sp.airybi(2), sp.erfinv(sp.Rational(1, 3)),
+                                  sp.loggamma(sp.Rational(7, 2)), sp.besselj(0, 1), sp.bessely(1, 3),
+                                  sp.besseli(half, 3), sp.besselk(2, half), sp.CRootOf(_X5**5 - _X5 - 1, 0),
+                                  sp.CRootOf(_X5**3 - 3 * _X5 + 1, 2)], ids=str)
+def test_a_special_function_or_a_root_is_enclosed_about_its_value(expr):
+    ball = enclose(expr)
+    assert ball.overlaps(reference(expr)) and ball.rad() < 1e-15, (expr, ball)
+
+
+@pytest.mark.parametrize("expr", [sp.LambertW(-1), sp.erfinv(2), sp.loggamma(-half), sp.besselj(half, -1),
+                                  sp.Ci(-1)], ids=str)
+def test_a_special_function_off_its_real_values_is_not_enclosed_as_a_real(expr):
+    assert not expr.is_extended_real or expr.is_extended_real is None
+    try:
+        ball = enclose(expr)
+    except Undecided:
+        return
+    assert not ball.is_finite(), (expr, ball)
+
+
 def test_piecewise_is_enclosed_branch_by_branch():
     elu = derive.activation("elu")
     assert certify_nonzero(elu(-1)).value == "-1 + exp(-1)"
@@ -113,7 +136,7 @@ def test_outside_interval_arithmetic_is_not_certified():
     assert certify_nonzero(sp.oo) is None
     assert certify_nonzero(sp.nan) is None
     assert certify_nonzero(sp.zoo) is None
-    assert certify_nonzero(sp.erfinv(sp.Rational(1, 3))) is None  # no interval rule for erfinv
+    assert certify_nonzero(sp.elliptic_k(sp.Rational(1, 3))) is None  # no interval rule for K
     assert certify_nonzero(derive.sigma(1)) is None
     assert certify_nonzero(sp.log(-2 + sp.exp(half))).method == "acb, 64 bits"  # log of a negative: not real, not 0
     assert certify_nonzero(sp.sqrt(sp.sin(4))).method == "acb, 64 bits"  # imaginary, not 0
@@ -134,7 +157,7 @@ def test_undecidable_branches():
         enclose(sp.Piecewise((1, sp.Eq(hidden_zero, 0, evaluate=False)), (2, True), evaluate=False))
     assert certify_nonzero(sp.Piecewise((1, sp.Gt(hidden_zero, 0, evaluate=False)), (2, True), evaluate=False)) is None
     with pytest.raises(Undecided, match="no interval rule"):
-        enclose(sp.erfinv(sp.Rational(1, 3)))
+        enclose(sp.elliptic_k(sp.Rational(1, 3)))
 
 
 def test_enclose_respects_the_precision_and_restores_it():

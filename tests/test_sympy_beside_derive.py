@@ -74,3 +74,17 @@ def test_sympys_tests_of_facts_and_signs_pass_beside_derive(tmp_path):
     assert len(listed) == 14, listed
     assert failed == listed, (f"failing but not listed: {sorted(failed - listed)}; "
                               f"listed but passing: {sorted(listed - failed)}\n{out[-3000:]}")
+
+
+def test_sympy_compares_rounds_and_reduces_numbers_arb_encloses_beside_derive():
+    """derive reads a closed number's sign only as an enclosure certifies it: SymPy's comparisons, rounding and
+    ``Mod`` of the special functions and algebraic roots it encloses work as in SymPy alone."""
+    x = sympy.Symbol("x", real=True)
+    w, j = sympy.LambertW(1), sympy.besselj(0, 1)
+    root = sympy.CRootOf(x**5 - x - 1, 0)
+    assert round(w, 3) == sympy.Float("0.567", 3) and format(w, ".3f") == "0.567"
+    assert int(1000 * j) == 765 and sympy.Integer(100 * w) == 56
+    assert sorted([root, sympy.Rational(1, 3), sympy.pi]) == [sympy.Rational(1, 3), root, sympy.pi]
+    assert bool(sympy.airyai(-3) < 0) and bool(root > 1)
+    assert sympy.Piecewise((1, x > w), (0, True)).subs(x, sympy.Rational(1, 2)) == 0
+    assert sympy.Mod(-1, j) == -1 + 2 * j

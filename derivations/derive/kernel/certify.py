@@ -134,7 +134,16 @@ _UNARY = {
     sp.Ei: lambda b: b.ei(),
     sp.fresnels: lambda b: b.fresnel_s(normalized=True),  # ∫ sin(π t²/2), as SymPy's
     sp.fresnelc: lambda b: b.fresnel_c(normalized=True),
+    sp.LambertW: lambda b: b.lambertw(),  # (the principal branch; below −1/e not finite: not real there)
+    sp.airyai: lambda b: b.airy_ai(),
+    sp.airybi: lambda b: b.airy_bi(),
+    sp.erfinv: lambda b: b.erfinv(),  # (off [−1, 1], not finite)
+    sp.erfcinv: lambda b: b.erfcinv(),
+    sp.loggamma: lambda b: b.lgamma(),  # (off the positive reals, not finite: SymPy's value there is not real)
 }
+
+#: Bessel functions of an order and an argument, as SymPy defines them (where not real, not finite)
+_BESSEL = {sp.besselj: "bessel_j", sp.bessely: "bessel_y", sp.besseli: "bessel_i", sp.besselk: "bessel_k"}
 
 #: named constants ``arb`` encloses (π and e are read first)
 _CONSTANTS = {
@@ -182,6 +191,13 @@ def _arb(e):
             if _condition(cond):
                 return _arb(value)
         raise Undecided("no branch of a Piecewise applies")
+    if isinstance(e, sp.CRootOf) and e.is_real:  # a rational within 2^-prec of the root (its isolating interval,
+        width = sp.Rational(1, 2 ** flint.ctx.prec)  # refined: exact), and that much either side
+        near = e.eval_rational(dx=width, dy=width)
+        return flint.arb(flint.fmpq(int(near.p), int(near.q)), flint.fmpq(1, 2 ** flint.ctx.prec))
+    if type(e) in _BESSEL:
+        order, argument = map(_finite, e.args)
+        return getattr(argument, _BESSEL[type(e)])(order)
     fn = _UNARY.get(type(e))
     if fn is not None and len(e.args) == 1:  # (log(8, 2), built unevaluated, has two: a base beside its argument)
         return fn(_finite(e.args[0]))
