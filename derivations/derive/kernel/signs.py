@@ -213,7 +213,7 @@ def _round(self, n=None):
 
 def _mod_eval(cls, p, q):
     """``Mod.eval``, whose value of two closed numbers lies between 0 and q only where the sign of (p mod q)·q is
-    decided: where it is not (derive reads it only as an enclosure certifies it), SymPy returned p − ⌊p/q⌉·q
+    decided: where it is not (derive reads it only as an enclosure certifies it), SymPy returned p − trunc(p/q)·q
     unchecked, truncated toward 0 (``Mod(−1, i^{2i})`` was −1 + 23·e^{−π} < 0, for −1 + 24·e^{−π}). Here such a value
     is kept only where it is certainly in [0, q) (or (q, 0]); otherwise the remainder stays ``Mod(p, q)``."""
     out = _mod_eval.sympy(p, q)

@@ -23,6 +23,7 @@ __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "closed_value_problem", "function_problem",
     "components", "component_name",
     "undefined_functions", "evaluate_at", "residual_at", "search", "sample", "stand_ins_for", "certify_witness",
+    "refuse_capture", "unsampled",
 ]
 
 #: the small signed rationals tried first, in order
