@@ -202,8 +202,8 @@ def _sign_power(self, other):
 
 def _round(self, n=None):
     """``Expr.round``, which for a closed number not known real rounds its real part, and rounds again when that is
-    the number itself (``−1/J₀(1)``: real if J₀(1) ≠ 0, which no enclosure here decides), without end: here it says
-    it cannot (``int`` of it, and so ``Mod`` by ``J₀(1)``, raised a ``RecursionError``)."""
+    the number itself (``−1/B``, B an incomplete beta function's value: real if B ≠ 0, which no enclosure here
+    decides), without end: here it says it cannot (``int`` of it, and so ``Mod`` by B, raised a ``RecursionError``)."""
     if self.is_number and not self.is_Atom and self.is_extended_real is None:
         real, imag = self.as_real_imag()
         if real == self:
