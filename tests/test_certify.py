@@ -68,6 +68,14 @@ def test_a_special_function_off_its_real_values_is_not_enclosed_as_a_real(expr):
     assert not ball.is_finite(), (expr, ball)
 
 
+@pytest.mark.parametrize("expr", [sp.loggamma(-half), sp.loggamma(sp.Rational(-5, 2)), sp.LambertW(-half),
+                                  sp.LambertW(-3 + sp.I)], ids=str)
+def test_log_gamma_and_w_off_the_real_line_are_enclosed_on_their_principal_branch(expr):
+    box = enclose_complex(expr, 64)
+    value = complex(sp.N(expr, 30))  # (SymPy's value, by mpmath)
+    assert abs(complex(box.mid()) - value) < 1e-12 and box.real.rad() < 1e-12 and box.imag.rad() < 1e-12, (expr, box)
+
+
 def test_piecewise_is_enclosed_branch_by_branch():
     elu = derive.activation("elu")
     assert certify_nonzero(elu(-1)).value == "-1 + exp(-1)"

@@ -219,7 +219,7 @@ _COMPLEX_UNARY = {
     sp.exp: "exp", sp.log: "log", sp.erf: "erf", sp.erfc: "erfc", sp.tanh: "tanh", sp.sinh: "sinh",
     sp.cosh: "cosh", sp.sin: "sin", sp.cos: "cos", sp.tan: "tan", sp.atan: "atan", sp.asinh: "asinh",
     sp.gamma: "gamma", sp.sinc: "sinc", sp.sec: "sec", sp.csc: "csc", sp.cot: "cot", sp.coth: "coth", sp.sech: "sech",
-    sp.csch: "csch", sp.erfi: "erfi",
+    sp.csch: "csch", sp.erfi: "erfi", sp.loggamma: "lgamma", sp.LambertW: "lambertw",
 }
 
 
