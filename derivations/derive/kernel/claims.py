@@ -627,10 +627,11 @@ class Claim(Statement):
             return deadline - time.monotonic() > 0.01
 
         self._attempt(lambda: self.prove(budget=left()))
+        if self.verdict is Verdict.PROVED:
+            return self._settle(self.expect or Verdict.PROVED)
         symbolic = isinstance(self.difference, MatrixExpr) and not isinstance(self.difference, sp.MatrixBase)
         sampled = not _witness.unsampled(self.symbols())  # (no rational value is transcendental: nothing to search)
-        if (self.verdict is not Verdict.PROVED and not _witness.undefined_functions(self.difference) and not symbolic
-                and sampled and time_left()):
+        if not _witness.undefined_functions(self.difference) and not symbolic and sampled and time_left():
             self._attempt(lambda: self.refute(budget=left()))
         if not self.verdict.is_certain and not _of_matrix_symbols(self.difference) and sampled and time_left():
             # (samples only where no divisor is zero)

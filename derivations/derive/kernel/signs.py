@@ -205,8 +205,7 @@ def _round(self, n=None):
     the number itself (``−1/B``, B an incomplete beta function's value: real if B ≠ 0, which no enclosure here
     decides), without end: here it says it cannot (``int`` of it, and so ``Mod`` by B, raised a ``RecursionError``)."""
     if self.is_number and not self.is_Atom and self.is_extended_real is None:
-        real, imag = self.as_real_imag()
-        if real == self:
+        if self.as_real_imag()[0] == self:
             raise TypeError(f"cannot round {short_text(self, 60)}: whether it is a real number is not certain")
     return _round.sympy(self, n)
 
