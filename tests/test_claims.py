@@ -424,6 +424,18 @@ def test_decide_over_a_symbol_no_rational_value_respects_searches_no_witness():
         claim("demo.d8", sp.Abs(t) * a, a, expect=None).refute()  # asked for by name, it says why it cannot
 
 
+@pytest.mark.parametrize("value", ["integer", "positive_integer", "nonnegative_integer"])
+def test_decide_over_a_function_no_test_function_meets_samples_nothing(value):
+    # an integer-valued function (forms.permutation_matrix's π) has no stand-in among the test functions: decide leaves
+    # the claim unproven, where it raised; check asked for by name says why it cannot
+    facts = {"integer": True} | ({value.split("_")[0]: True} if "_" in value else {})
+    pi_ = sp.Function("pi_", **facts)
+    cl = claim(f"demo.d9_{value}", pi_(a) ** 2, pi_(a), expect=None).decide()
+    assert cl.verdict is Verdict.UNPROVEN
+    with pytest.raises(ValueError, match="no test function meets the assumptions of pi_"):
+        claim(f"demo.d10_{value}", pi_(a) ** 2, pi_(a), expect=None).check()
+
+
 def test_decide_keeps_the_expectation():
     cl = claim("demo.d5", RELU(a), a, expect=Verdict.REFUTED).decide()
     assert cl.verdict is Verdict.REFUTED and cl.expect is Verdict.REFUTED

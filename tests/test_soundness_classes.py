@@ -398,6 +398,23 @@ def test_domains_without_a_rational_point_are_a_one_line_error():
             c.refute()
 
 
+@pytest.mark.parametrize("make, said", [
+    (lambda: free("sound.typo_positive", sp.sqrt(sp.Symbol("y", postive=True) ** 2), sp.Symbol("y", postive=True)),
+     "y is declared postive=True, which is no assumption SymPy knows .* did you mean positive"),
+    (lambda: free("sound.typo_function", sp.Function("f", rael=True)(a), a),
+     "f is declared rael=True, .* did you mean real"),
+    (lambda: free("sound.unknown_key", sp.Symbol("e", below_fermi=True, real=True), 0),
+     r"e is declared below_fermi=True, which is no assumption SymPy knows \(it would read e as real\)"),
+    (lambda: chain("sound.typo_chain", (sp.Symbol("w", nonzro=True), 1)).step((1, 1), rules.divide(1)),
+     "w is declared nonzro=True, .* did you mean nonzero"),
+], ids=["symbol", "function", "no_near_name", "chain"])
+def test_an_assumption_sympy_does_not_know_is_refused(make, said):
+    # SymPy keeps a misspelt assumption and reads nothing from it: y declared postive is complex, so a claim about
+    # it was left unproven in silence, or refuted where its author meant y > 0
+    with pytest.raises(ValueError, match=said):
+        make()
+
+
 def test_huge_and_undecidable_residuals_give_verdicts():
     c = free("sound.huge_integer", a * 10**5000, 0).refute()
     assert c.verdict is R and c.evidence.residual == "an exact integer of 5001 digits"

@@ -630,7 +630,8 @@ class Claim(Statement):
         if self.verdict is Verdict.PROVED:
             return self._settle(self.expect or Verdict.PROVED)
         symbolic = isinstance(self.difference, MatrixExpr) and not isinstance(self.difference, sp.MatrixBase)
-        sampled = not _witness.unsampled(self.symbols())  # (no rational value is transcendental: nothing to search)
+        # (no rational value is transcendental, and no test function integer-valued: nothing to search or sample)
+        sampled = not _witness.unsampled(self.symbols()) and not _witness.unsampled_functions(self.difference)
         if not _witness.undefined_functions(self.difference) and not symbolic and sampled and time_left():
             self._attempt(lambda: self.refute(budget=left()))
         if not self.verdict.is_certain and not _of_matrix_symbols(self.difference) and sampled and time_left():

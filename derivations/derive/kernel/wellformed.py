@@ -22,10 +22,12 @@ derive.kernel.wellformed.Inexact: claim('x'): holds the floating-point number 1.
 """
 from __future__ import annotations
 
+import difflib
 import functools
 
 import sympy as sp
 from sympy.concrete.expr_with_limits import ExprWithLimits
+from sympy.core.assumptions import _assume_defined
 from sympy.core.function import AppliedUndef, UndefinedFunction
 from sympy.core.parameters import global_parameters
 from sympy.core.symbol import Str
@@ -550,21 +552,33 @@ def refuse_unread_assumptions(where: str, symbols) -> None:
       proves it so) though no complex x = −1 satisfies it; no witness can be one;
     * one that may be real or not, declared not of a sign (``extended_nonnegative=False``): SymPy takes such a number
       for a real of the other sign as it builds a power of a product (``√(xw) = √(−x)·√(−w)``, false at x = w = i).
+    * one declared with a name SymPy has no assumption of (``postive=True``): SymPy keeps it and reads nothing from
+      it, so the symbol is complex where its author meant it positive.
 
     >>> import sympy as sp
     >>> refuse_unread_assumptions("doc", {sp.Symbol("x", extended_real=True)})
     Traceback (most recent call last):
     ...
     ValueError: doc: x may be infinite (a symbol with extended_real=True); derive's statements are about numbers: declare it real (or positive, integer …)
+    >>> refuse_unread_assumptions("doc", {sp.Symbol("y", postive=True)})
+    Traceback (most recent call last):
+    ...
+    ValueError: doc: y is declared postive=True, which is no assumption SymPy knows (it would read y as complex): did you mean positive?
     >>> refuse_unread_assumptions("doc", {sp.Symbol("x", real=True), sp.Function("f"), sp.Symbol("y")})
     """
     for s in sorted(symbols, key=sp.default_sort_key):
         if isinstance(s, UndefinedFunction):
-            read, name = s(sp.Dummy()), s.__name__
+            read, name, given = s(sp.Dummy()), s.__name__, getattr(s, "_kwargs", None) or {}
         elif isinstance(s, sp.Symbol):
-            read, name = s, s.name
+            read, name, given = s, s.name, getattr(s, "_assumptions_orig", None) or {}
         else:
             continue
+        unknown = sorted(k for k in given if k not in _assume_defined)
+        if unknown:
+            near = difflib.get_close_matches(unknown[0], sorted(_assume_defined), n=1)
+            raise ValueError(f"{where}: {name} is declared {unknown[0]}={given[unknown[0]]!r}, which is no assumption "
+                             f"SymPy knows (it would read {name} as {_declared_kind(read)})"
+                             + (f": did you mean {near[0]}?" if near else ""))
         if read.is_finite is not True and (read.is_extended_real or read.is_infinite):
             raise ValueError(f"{where}: {name} may be infinite ({_facts(s)}); derive's statements are about "
                              f"numbers: declare it real (or positive, integer …)")
@@ -580,6 +594,15 @@ def refuse_unread_assumptions(where: str, symbols) -> None:
         if read.is_polar:
             raise ValueError(f"{where}: {name} is declared polar, a point of the Riemann surface of log, not a number "
                              f"(√({name}²) = {name} holds there): declare it complex, or positive")
+
+
+def _declared_kind(read) -> str:
+    """What the assumptions SymPy does know make of a symbol, in a word."""
+    for fact, word in (("integer", "an integer"), ("positive", "positive"), ("nonnegative", "nonnegative"),
+                       ("real", "real")):
+        if getattr(read, f"is_{fact}"):
+            return word
+    return "complex"
 
 
 def refuse_two_leaves(where: str, *exprs) -> None:

@@ -22,8 +22,8 @@ from .wellformed import Inexact, OutsideMatrix, defined, denominators, inexact, 
 __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "closed_value_problem", "function_problem",
     "components", "component_name",
-    "undefined_functions", "evaluate_at", "residual_at", "search", "sample", "stand_ins_for", "certify_witness",
-    "refuse_capture", "unsampled",
+    "undefined_functions", "unsampled_functions", "evaluate_at", "residual_at", "search", "sample", "stand_ins_for",
+    "certify_witness", "refuse_capture", "unsampled",
 ]
 
 #: the small signed rationals tried first, in order
@@ -630,14 +630,30 @@ TEST_FUNCTIONS = (
 )
 
 
-def stand_ins_for(f, applied_in=None) -> list:
-    """The stand-ins for ``f`` among :data:`TEST_FUNCTIONS` that meet every assumption of ``f``."""
+def _stand_ins(f, applied_in=None) -> list:
     t = sp.Dummy("t", real=True)
     chosen = [sp.Lambda(t, make(t)) for make in TEST_FUNCTIONS]
-    chosen = [lam for lam in chosen if function_problem(f, lam, applied_in) is None]
+    return [lam for lam in chosen if function_problem(f, lam, applied_in) is None]
+
+
+def stand_ins_for(f, applied_in=None) -> list:
+    """The stand-ins for ``f`` among :data:`TEST_FUNCTIONS` that meet every assumption of ``f``."""
+    chosen = _stand_ins(f, applied_in)
     if not chosen:
         raise ValueError(f"no test function meets the assumptions of {f.__name__}")
     return chosen
+
+
+def unsampled_functions(expr) -> list:
+    """The undefined functions of ``expr`` that no test function stands in for (one declared integer-valued): a
+    check cannot be made over them.
+
+    >>> import sympy as sp
+    >>> x = sp.Symbol("x", real=True)
+    >>> unsampled_functions(sp.Function("p", integer=True)(x) + sp.Function("f")(x))
+    [p]
+    """
+    return [f for f in undefined_functions(expr) if not _stand_ins(f, expr)]
 
 
 @dataclass(frozen=True)
