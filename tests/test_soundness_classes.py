@@ -1123,6 +1123,67 @@ def test_no_value_is_captured_by_a_bound_variable(start, step, rule):
     assert c.verdict is not P, c.evidence.detail
 
 
+# a FunctionMatrix's entry is its body with the indices put in as they are: F[i − 1, 0] with F[p, q] = Σ_{i=0}^{r} p i
+# read Σ_{i=0}^{r} (i − 1) i (0 = 2 at r = 2, i = 1 was proved, and a chain concluded 2 = 0; Z3 is outside its
+# fragment at an entry of symbolic index, so nothing was raised)
+_R_CAP = sp.Symbol("r", integer=True, positive=True)
+_I_CAP, _P_CAP, _Q_CAP = sp.symbols("i p q", integer=True)
+_M_CAP = sp.MatrixSymbol("M", _R_CAP, 1)
+
+
+def _binding(index):
+    return sp.FunctionMatrix(_R_CAP, 1, sp.Lambda((_P_CAP, _Q_CAP), sp.Sum(_P_CAP * index, (index, 0, _R_CAP))))
+
+
+def _entry_capture_claim():
+    x = sp.Symbol("x", real=True, nonzero=True)
+    entry = sp.matrices.expressions.matexpr.MatrixElement(_binding(_I_CAP), _I_CAP - 1, 0)
+    free("sound.entry_capture", entry / x, sp.Sum((_I_CAP - 1) * _I_CAP, (_I_CAP, 0, _R_CAP)) / x,
+         assume=[_I_CAP >= 1, _I_CAP <= _R_CAP])
+
+
+def _entry_capture_instance():
+    x = sp.Symbol("x", real=True, nonzero=True)
+    ch = chain("sound.entry_capture_instance", (_M_CAP[_I_CAP - 1, 0] / x, _M_CAP[0, 0] / x),
+               assume=[_I_CAP >= 1, _I_CAP <= _R_CAP], expect=None)
+    ch.step((sp.Sum((_I_CAP - 1) * _I_CAP, (_I_CAP, 0, _R_CAP)) / x, sp.Integer(0)),
+            rules.instantiate({_M_CAP: _binding(_I_CAP)}))
+    assert ch.verdict is not P
+    raise ValueError(ch.evidence.detail)  # the step failed: it says why
+
+
+def _entry_capture_own_index():
+    k, j, x = sp.Symbol("k", integer=True), sp.Symbol("j", integer=True), sp.Symbol("x", real=True, nonzero=True)
+    ch = chain("sound.entry_capture_index", (sp.Sum(_M_CAP[k, 0], (k, 0, _R_CAP - 1)) / x,
+                                             sp.Sum(_M_CAP[j, 0], (j, 0, _R_CAP - 1)) / x), expect=None)
+    value = _binding(k)
+    ch.step(tuple(side.xreplace({_M_CAP: value}) for side in ch.start), rules.instantiate({_M_CAP: value}))
+
+
+def _entry_capture_where():
+    free("sound.entry_capture_where", _M_CAP[_I_CAP - 1, 0], 0, where={_M_CAP: _binding(_I_CAP)},
+         assume=[_I_CAP >= 1, _I_CAP <= _R_CAP])
+
+
+@pytest.mark.parametrize("make", [_entry_capture_claim, _entry_capture_instance, _entry_capture_own_index,
+                                  _entry_capture_where], ids=["claim", "instantiate", "own_index", "where"])
+def test_an_entry_of_a_function_matrix_captures_nothing(make):
+    with pytest.raises(ValueError, match=r"would capture [ik]: its entries bind [ik]"):
+        make()
+
+
+def test_an_entry_of_a_function_matrix_whose_body_binds_its_own_index_reads_as_it_is():
+    # the body's index named apart from the statement's: F[i − 1, 0] = Σ_{j=0}^{2} (i − 1) j = 3(i − 1), as it is
+    j, x = sp.Symbol("j", integer=True), sp.Symbol("x", real=True, nonzero=True)
+    apart = sp.FunctionMatrix(_R_CAP, 1, sp.Lambda((_P_CAP, _Q_CAP), sp.Sum(_P_CAP * j, (j, 0, 2))))
+    entry = sp.matrices.expressions.matexpr.MatrixElement(apart, _I_CAP - 1, 0)
+    c = free("sound.entry_apart", entry / x, 3 * (_I_CAP - 1) / x, assume=[_I_CAP >= 1, _I_CAP <= _R_CAP]).prove()
+    assert c.verdict is P
+    wrong = free("sound.entry_apart_false", entry / x, 2 / x,  # Σ_{i=0}^{2} (i − 1) i, the captured reading
+                 assume=[_I_CAP >= 1, _I_CAP <= _R_CAP]).prove()
+    assert wrong.verdict is not P
+
+
 def test_substitute_captures_nothing_either():
     ch = chain("sound.capture_substitute", sp.Integral(_X_AT1096 * _T_AT1096, (_T_AT1096, 0, 1)), assume=[sp.Eq(_X_AT1096, _T_AT1096)], expect=None)
     ch.step(sp.Integral(_T_AT1096**2, (_T_AT1096, 0, 1)), rules.substitute({_X_AT1096: _T_AT1096}))

@@ -34,7 +34,7 @@ import math
 import sympy as sp
 
 from . import sums
-from .witness import bound_symbols
+from .wellformed import bound_symbols
 
 __all__ = ["decide", "read", "wanted", "plain"]
 

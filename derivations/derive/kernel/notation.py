@@ -19,7 +19,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
-from .witness import bound_symbols
+from .wellformed import bound_symbols
 
 __all__ = ["entry_indices", "shifted", "entries_of", "free_indices_from_one", "TextPrinter", "text"]
 

@@ -17,7 +17,8 @@ from . import printing, strategies, wellformed
 from .certify import certify_nonzero
 from .claims import Claim, Statement
 from .verdict import Verdict
-from .witness import bound_symbols, closed_value_problem, components, evaluate_at, instance_problem, symbol_values
+from .wellformed import bound_symbols
+from .witness import closed_value_problem, components, evaluate_at, instance_problem, symbol_values
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "select", "simplify",

@@ -17,7 +17,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from . import notation, sums, wellformed
 from .inverses import cancelling, needs
 from .simplifying import simplified
-from .witness import bound_symbols
+from .wellformed import bound_symbols
 from .budget import OutOfTime, time_budget
 from . import budget as _budget
 

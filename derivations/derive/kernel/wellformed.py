@@ -517,6 +517,67 @@ def _forwards(count, ranges: dict) -> bool:
     return bool(count.xreplace(at_least).is_nonnegative)
 
 
+_BINDERS = (ExprWithLimits, sp.Lambda, sp.Subs, sp.Derivative, sp.Limit)
+
+
+def bound_by(node) -> set:
+    """The symbols ``node`` itself binds (a sum's indices, a ``Lambda``'s arguments …), none of its parts'."""
+    if isinstance(node, ExprWithLimits):  # every limit's variable, indefinite ones too
+        return set(node.variables)
+    if isinstance(node, sp.Derivative):
+        return {v for v, _ in node.variable_count if isinstance(v, sp.Symbol)}
+    if isinstance(node, sp.Limit):
+        return {node.args[1]}
+    return set(getattr(node, "bound_symbols", ()) or ())
+
+
+def binders(expr) -> list:
+    """The parts of ``expr`` that bind a symbol: SymPy's sums, integrals, ``Lambda``, ``Subs``, derivatives and
+    limits, and any other part that names what it binds (``bound_symbols``, as derive's ``IndexSum`` does)."""
+    return [node for node in sp.preorder_traversal(expr)
+            if isinstance(node, _BINDERS) or getattr(node, "bound_symbols", None)]
+
+
+def bound_symbols(expr) -> set:
+    """Every symbol that some part of ``expr`` binds (a sum's index, an integral's variable, a Lambda's argument)."""
+    return set().union(*[bound_by(node) for node in binders(expr)])
+
+def entries_capture(expr, named) -> str:
+    """What is wrong with the ``FunctionMatrix`` parts of ``expr`` whose entries' body binds a symbol of ``named``
+    (the symbols a statement names, free or bound); ``""`` when none does. SymPy reads an entry by putting its
+    indices into the body as they are, so with ``F[p, q] = Σ_{i=0}^{r} p i`` the entry ``F[i − 1, 0]`` reads
+    ``Σ_{i=0}^{r} (i − 1) i``, the outer ``i`` captured by the body's.
+
+    >>> p, q, i, r = sp.symbols("p q i r", integer=True)
+    >>> F = sp.FunctionMatrix(3, 1, sp.Lambda((p, q), sp.Sum(p * i, (i, 0, r))))
+    >>> entries_capture(F, {i})
+    'would capture i: its entries bind i, which the statement names too; name the index of its entries apart'
+    >>> entries_capture(F, {r})
+    ''
+    """
+    for part in sorted(expr.atoms(sp.FunctionMatrix), key=sp.default_sort_key):
+        body = getattr(part.lamda, "expr", None)
+        hit = bound_symbols(body) & set(named) if isinstance(body, sp.Basic) else set()
+        if hit:
+            k = sorted(hit, key=str)[0]
+            return (f"would capture {k}: its entries bind {k}, which the statement names too; name the index of its "
+                    f"entries apart")
+    return ""
+
+
+def refuse_entries_capture(where: str, *exprs) -> None:
+    """Raise ValueError for a ``FunctionMatrix`` of ``exprs`` whose entries bind a symbol the rest of ``exprs``
+    names (free or bound): read at an index that holds it, the entry would read the body's (:func:`entries_capture`)."""
+    parts = [e for e in exprs if isinstance(e, sp.Basic)]
+    for expr in parts:
+        for part in expr.atoms(sp.FunctionMatrix):
+            stand_in = sp.MatrixSymbol(sp.Dummy("F").name, *part.shape)
+            named = set().union(*[e.xreplace({part: stand_in}).atoms(sp.Symbol) for e in parts])
+            said = entries_capture(part, named)
+            if said:
+                raise ValueError(f"{where}: {_short(part)} {said}")
+
+
 def check_statement(where: str, *exprs) -> None:
     """Every check above, on each side of a statement (and its conditions)."""
     for expr in exprs:
@@ -534,6 +595,7 @@ def check_statement(where: str, *exprs) -> None:
             except OutsideMatrix as exc:
                 raise ValueError(f"{where}: {exc}") from None
     refuse_live_names(where, *exprs)
+    refuse_entries_capture(where, *exprs)
     named = names_in(*exprs)
     refuse_same_names(where, named)
     refuse_unread_assumptions(where, named)

@@ -17,7 +17,8 @@ from sympy.core.function import AppliedUndef, UndefinedFunction
 from . import sums
 from .certify import Certificate, certify_nonzero
 from .simplifying import simplified
-from .wellformed import Inexact, OutsideMatrix, defined, denominators, inexact, one_line, real_entries, refuse_outside
+from .wellformed import (Inexact, OutsideMatrix, binders, bound_by, bound_symbols, defined, denominators, entries_capture,
+                         inexact, one_line, real_entries, refuse_outside)
 
 __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "closed_value_problem", "function_problem",
@@ -380,35 +381,12 @@ def symbol_values(mapping) -> dict:
     return found
 
 
-_BINDERS = (sp.concrete.expr_with_limits.ExprWithLimits, sp.Lambda, sp.Subs, sp.Derivative, sp.Limit)
-
-
-def _bound_by(node) -> set:
-    if isinstance(node, sp.concrete.expr_with_limits.ExprWithLimits):  # every limit's variable, indefinite ones too
-        return set(node.variables)
-    if isinstance(node, sp.Derivative):
-        return {v for v, _ in node.variable_count if isinstance(v, sp.Symbol)}
-    if isinstance(node, sp.Limit):
-        return {node.args[1]}
-    return set(getattr(node, "bound_symbols", ()) or ())
-
-
-def binders(expr) -> list:
-    """The parts of ``expr`` that bind a symbol: SymPy's sums, integrals, ``Lambda``, ``Subs``, derivatives and
-    limits, and any other part that names what it binds (``bound_symbols``, as derive's ``IndexSum`` does)."""
-    return [node for node in sp.preorder_traversal(expr)
-            if isinstance(node, _BINDERS) or getattr(node, "bound_symbols", None)]
-
-
-def bound_symbols(expr) -> set:
-    """Every symbol that some part of ``expr`` binds (a sum's index, an integral's variable, a Lambda's argument)."""
-    return set().union(*[_bound_by(node) for node in binders(expr)])
-
-
 def refuse_capture(expr, witness) -> None:
     """Raise ``ValueError`` when a key of ``witness`` is bound in ``expr``, or a value's free symbol would be, or
     a function's value (a ``Lambda``) binds a symbol that an argument it is applied to holds: SymPy puts the argument
-    into the body as it is, so ``σ(k)`` with ``σ(z) = Σ_{k=1}^{1} z k`` would read ``Σ_{k=1}^{1} k²``, not ``k``."""
+    into the body as it is, so ``σ(k)`` with ``σ(z) = Σ_{k=1}^{1} z k`` would read ``Σ_{k=1}^{1} k²``, not ``k``.
+    Likewise a matrix put in whose entries (a ``FunctionMatrix``'s body) bind a symbol ``expr`` names: its entry at
+    an index holding that symbol would read the body's own (:func:`derive.kernel.wellformed.entries_capture`)."""
     for f, value in witness.items():
         if isinstance(value, sp.Lambda) and not isinstance(f, (sp.Symbol, sp.MatrixSymbol)):
             inner = bound_symbols(value.expr)
@@ -418,9 +396,14 @@ def refuse_capture(expr, witness) -> None:
                 k = sorted(inner & held, key=str)[0]
                 raise ValueError(f"putting {sp.sstr(value)[:60]} for {f} would capture {k}, which its body binds "
                                  f"and an argument of {f} holds; name the body's index apart")
+    for key, value in witness.items():  # a matrix put in whose entries' body binds what the statement names
+        if isinstance(value, sp.Basic) and isinstance(key, sp.MatrixSymbol):
+            said = entries_capture(value, expr.atoms(sp.Symbol))
+            if said:
+                raise ValueError(f"putting {sp.sstr(value)[:60]} for {key} {said}")
     keys = {k for k in witness if isinstance(k, sp.Symbol)}
     for node in binders(expr):
-        bound = _bound_by(node)
+        bound = bound_by(node)
         if keys & bound:
             k = sorted(keys & bound, key=str)[0]
             raise ValueError(f"{k} is bound in {sp.sstr(node)[:80]}: a value for it cannot be put there")
