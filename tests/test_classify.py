@@ -369,3 +369,68 @@ def test_an_activation_the_kernel_will_not_put_into_the_layer_is_undecided_not_a
     reasons = [f.reason for f in found.findings.values() if f.holds is None]
     assert reasons and all("σ is not put into the layer" in r for r in reasons)
     assert all(f.holds is not True for f in found.findings.values())  # nothing proved through that σ
+
+
+# -- what the classifier reads is the activation given, and what it prints is what its claims concluded -----------
+_T = sp.Symbol("t", real=True)
+_Z = sp.Symbol("z", real=True)
+
+
+@pytest.mark.parametrize("sigma", [sp.Lambda(_T, _T * _Z**2), sp.Lambda(_T, _T + _Z), sp.Lambda(_T, sp.Max(_T, _Z))],
+                         ids=["times_z_squared", "plus_z", "max_with_z"])
+def test_a_lambda_whose_body_holds_another_symbol_is_refused(sigma):
+    # z put in for the variable captured the body's own z: t·z² was classified as z³ (exchange refuted), t + z as 2z
+    # and max(t, z) as z (every symmetry proved), though for z = 0 the last is ReLU, which breaks exchange
+    with pytest.raises(ValueError, match="sigma must be a function of its variable alone, got a Lambda whose body "
+                                         "also holds z"):
+        classify(sigma)
+
+
+@pytest.mark.parametrize("body", [sp.Sum(_T * sp.Symbol("z", integer=True), (sp.Symbol("z", integer=True), 1, 2)),
+                                  sp.Integral(_T * _Z, (_Z, 0, 1)), sp.Sum(_T * _Z, (_Z, 1, 2))],
+                         ids=["sum_integer_z", "integral", "sum_real_z"])
+def test_a_lambda_whose_body_binds_z_is_refused(body):
+    # σ(t) = Σ_{z=1}^{2} t z is 3t; z put in for t read Σ_{z=1}^{2} z², and SymPy failed on its limits
+    with pytest.raises(ValueError, match="sigma's body binds a z of its own"):
+        classify(sp.Lambda(_T, body))
+
+
+def test_two_symbols_named_z_are_refused_not_read_as_one():
+    with pytest.raises(ValueError, match="sigma holds 2 different symbols named z"):
+        classify(sp.Dummy("z", real=True) ** 2 - _Z**2 + _Z)  # read as z: "linear", though it is not
+
+
+def test_a_layer_refuted_by_its_own_search_does_not_say_its_unit_was_refuted():
+    found = classify("max(0, z - pi)", name="shifted_relu_pi")["exchange"]
+    assert found.verdict is R and found.layer.verdict is R
+    lines = found.lines()
+    if found.unit.verdict is R:  # (the unit's witness search may find one of its own)
+        assert lines[0].startswith("unit identity refuted at ") and lines[0] != "unit identity refuted at "
+    else:
+        assert lines[0].startswith("unit identity: ") and "refuted" not in lines[0]
+    assert lines[1].startswith("layer refuted at x = ")
+
+
+@pytest.mark.parametrize("text", ["1", "3 + 0*z", "-2"])
+def test_a_constant_activation_is_broken_at_every_size(text):
+    # its scaling difference 1 − α holds no a: the lift read the unit witness's a, and raised KeyError
+    result = classify(text, every_size=True, name="const_" + str(abs(hash(text)) % 1000))
+    for f in result.findings.values():
+        assert f.verdict is R and f.every_size is not None and f.every_size.verdict is P
+
+
+def test_reading_the_activation_keeps_to_the_budget():
+    nested = "min(" * 27 + "z" + "".join(f", z**{k}-{k})" for k in range(27))  # SymPy takes 10 s to build it
+    import time
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"classify: out of time after 0.5 s reading sigma, before any claim"):
+        classify(nested, budget=0.5)
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize("text", ["0**(z**2)", "z*0**(z**2)", "1 + 0**(z**2)"])
+def test_an_activation_the_kernel_reads_no_value_of_is_undecided_not_an_error(text):
+    # 0^(z²) is 1 at 0 and 0 elsewhere; the kernel asks 0 ≠ 0 of it, so no witness has a value: the run said so
+    # in an error and stopped, where it now leaves the symmetry undecided with the reason
+    result = classify(text)
+    assert all(f.holds is not True for f in result.findings.values())

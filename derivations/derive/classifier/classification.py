@@ -89,7 +89,9 @@ class Finding:
             cert = (f"residual {rec['residual']} ∈ {rec['enclosure']} ({rec['detail'].split(',')[0]})"
                     if rec["enclosure"] else f"exact residual {rec['residual']}")
             shown = ", ".join(f"{k} = {_plain(v)}" for k, v in self.witness.items())
-            return [f"unit identity refuted at {at}", f"layer refuted at {shown}", cert]
+            said = (f"unit identity refuted at {at}" if self.unit.verdict is Verdict.REFUTED
+                    else f"unit identity: {how(unit)}")  # (the layer's own search found its witness)
+            return [said, f"layer refuted at {shown}", cert]
         return [f"unit identity: {how(unit)}", "layer: undecided" + (f": {self.reason}" if self.reason else "")]
 
     def as_dict(self) -> dict:

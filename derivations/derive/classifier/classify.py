@@ -42,7 +42,7 @@ from . import sizes as _sizes
 from ..kernel.verdict import ExpectationError, Verdict
 from ..kernel.witness import instance_problem
 from ..kernel.validate import require_inert_tex, require_real_variable
-from ..kernel.wellformed import defined, denominators, refuse_inexact, refuse_live_names
+from ..kernel.wellformed import bound_symbols, defined, denominators, refuse_inexact, refuse_live_names
 
 __all__ = ["SYMMETRIES", "Finding", "Classification", "ClassificationTable", "classify", "classification_table"]
 
@@ -76,12 +76,22 @@ def _as_expr(where, sigma, divisors: list | None = None):
         if len(sigma.variables) != 1:
             raise ValueError(f"{where}: sigma must be a Lambda of one variable, got {len(sigma.variables)}")
         require_real_variable(where, "sigma", sigma.variables[0])
+        if sigma.free_symbols:  # (z put in for the variable would capture a free z of the body: t·z² read as z³)
+            others = ", ".join(sorted(str(s) for s in sigma.free_symbols))
+            raise ValueError(f"{where}: sigma must be a function of its variable alone, got a Lambda whose body "
+                             f"also holds {others}")
+        if any(b.name == "z" for b in bound_symbols(sigma.expr)):
+            raise ValueError(f"{where}: sigma's body binds a z of its own, and σ is read in z: name the body's "
+                             f"variable apart")
         expr = _cancelled(sigma, sigma.expr, {sigma.variables[0]: z}, divisors)
         name = next((n for n in ACTIVATIONS if activation(n) == sigma), None)
     elif isinstance(sigma, sp.Expr):
         others = sorted(str(s) for s in sigma.free_symbols if s.name != "z")
         if others:
             raise ValueError(f"{where}: sigma must be an expression in z alone, got the symbols {', '.join(others)}")
+        if len(sigma.free_symbols) > 1:  # (two symbols named z, of other assumptions, would be read as one)
+            raise ValueError(f"{where}: sigma holds {len(sigma.free_symbols)} different symbols named z; write it in "
+                             f"one")
         for s in sigma.free_symbols:
             require_real_variable(where, "sigma", s)
         expr = _cancelled(sigma, sigma, {s: z for s in sigma.free_symbols}, divisors)
@@ -130,7 +140,7 @@ def _trouble(exc) -> bool:
     text = str(exc)
     return isinstance(exc, (TypeError, ValueError)) and any(
         w in text for w in ("comparable", "comparison", "Relational", "truth value", "too many digits", "digits",
-                            "cannot be evaluated there", "not certified nonzero there"))
+                            "cannot be evaluated there", "not certified nonzero there", "no witness: "))
 
 
 def _say(exc) -> str:
@@ -623,8 +633,8 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
 
     Decided (each symmetry proved or refuted, never left open) for every σ built from polynomials with rational
     coefficients and ``max``/``min``/``abs``/``relu``/``leaky_relu``/``sign``/``Heaviside``/``Piecewise`` of such
-    (a piecewise polynomial) whose form the kernel proves; tried for any other σ, which may come out undecided,
-    with the reason.
+    (a piecewise polynomial, a ``Piecewise`` on single comparisons of z) whose form the kernel proves; tried for any
+    other σ (a ``Piecewise`` on a condition joined by and/or too), which may come out undecided, with the reason.
 
     Parameters
     ----------
@@ -665,7 +675,15 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
     where = "classify"
     start = time.perf_counter()
     divisors: list = []
-    expr, default = _as_expr(where, sigma, divisors)
+    budget = seconds_value(where, budget)
+    try:
+        with time_budget(budget):  # (reading σ is part of the attempt: nested min/max take SymPy long to build)
+            expr, default = _as_expr(where, sigma, divisors)
+    except OutOfTime as exc:
+        if exc.outer:
+            raise
+        raise ValueError(f"{where}: out of time after {budget:.3g} s reading sigma, before any claim") from None
+    left = max(budget - (time.perf_counter() - start), 1e-3)  # what reading σ left of the budget
     name = default if name is None else name
     if not isinstance(name, str) or not name.replace("_", "a").isalnum():
         raise ValueError(f"{where}: name must be letters, digits and '_', got {name!r}")
@@ -673,7 +691,6 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
         raise TypeError(f"{where}: label must be a str, got {type(label).__name__}")
     require_inert_tex(where, "label", label)
     refuse_live_names(f"{where}: sigma", expr)
-    budget = seconds_value(where, budget)
     expected = _expectations(where, expect)
     tex = sp.latex(expr)
     tex = tex if len(tex) <= 120 else ""
@@ -685,7 +702,7 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
     units: dict = {}
     reason = ""
     try:
-        with time_budget(budget):
+        with time_budget(left):
             _require_real(where, expr)
             refuse_zero_divisors(divisors)  # what the text divides by, before SymPy cancelled it: nonzero everywhere
             ctx = _Context(expr, prefix, name, tex, tries, proves=layer_proves)

@@ -91,9 +91,9 @@ def broken(ident, key, s, witness, proves=(), uses=()):
     """The layer breaks the symmetry at every size: at the one-unit weights of the unit's ``witness`` (exact values
     of ``a`` and ``b``, or of ``a`` and ``alpha``), the layer's first entry is a false equation between numbers."""
     values = {str(k): v for k, v in witness.items()}
-    a0 = values["a"]
-    if key == "exchange":
-        b0, mapping = values["b"], {}
+    a0 = values.get("a", sp.Integer(1))  # (a value the unit's difference does not depend on: any will do, as 1 for
+    if key == "exchange":  # a constant σ, whose scaling difference 1 − α has no a)
+        b0, mapping = values.get("b", sp.Integer(1)), {}
         seen = (s(b0) * a0, s(a0) * b0)
     else:
         alpha0, b0 = values["alpha"], sp.Integer(1)
