@@ -254,6 +254,9 @@ def test_a_clip_is_broken_beyond_its_constant(text, alpha):
     ("Piecewise((1, Eq(z, 0)), (z, True))", (R, R, R)), ("abs(z**2 - 2)", (R, R, R)),
     ("max(z, 0) - 2*min(z, 0)", (R, P, R)), ("Piecewise((3*z, z >= 0), (z/2, True))", (R, P, R)),
     ("Heaviside(z)*z", (R, P, R)), ("z*sign(z)", (R, P, R)), ("0*Heaviside(z)", (P, P, P)),
+    # conditions joined by or, and, not: the sign split reads every comparison in them (left undecided before)
+    ("Piecewise((z, (z < 0) | (z > 0)), (0, True))", (P, P, P)), ("Piecewise((z, (z > 1) & (z < 1)), (2*z, True))", (P, P, P)),
+    ("Piecewise((z, ~(z <= 0)), (0, True))", (R, P, R)), ("Piecewise((z, (z < -1) | (z > 1)), (0, True))", (R, R, R)),
 ])
 def test_piecewise_polynomials_are_decided(text, want):
     result = classify(text)
@@ -423,8 +426,12 @@ def test_reading_the_activation_keeps_to_the_budget():
     nested = "min(" * 27 + "z" + "".join(f", z**{k}-{k})" for k in range(27))  # SymPy takes 10 s to build it
     import time
     start = time.perf_counter()
-    with pytest.raises(ValueError, match=r"classify: out of time after 0.5 s reading sigma, before any claim"):
-        classify(nested, budget=0.5)
+    with pytest.raises(ValueError, match=r"classify: out of time after 2 s reading sigma, before any claim"):
+        classify(nested, budget=2)
+    assert time.perf_counter() - start < 6
+    start = time.perf_counter()  # a budget shorter than READ_SECONDS: reading σ gets that long (its claims are
+    with pytest.raises(ValueError, match=r"classify: out of time after 1 s reading sigma"):  # always stated)
+        classify(nested, budget=0.1)
     assert time.perf_counter() - start < 5
 
 

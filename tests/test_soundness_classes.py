@@ -2410,6 +2410,26 @@ def test_a_step_through_exp_is_read_with_exp_as_the_real_function(target, ok):
     assert (opinion.result == "agrees") is ok, opinion
 
 
+# -- a Piecewise condition joined by and/or/not is split on every comparison in it, and each case read exactly -------
+_XJ, _YJ = sp.Symbol("x", real=True), sp.Symbol("y", real=True)
+
+
+@pytest.mark.parametrize("lhs, rhs, true", [
+    (sp.Piecewise((_XJ, (_XJ < 0) | (_XJ > 0)), (0, True)), _XJ, True),
+    (sp.Piecewise((_XJ, (_XJ < 0) | (_XJ > 0)), (1, True)), _XJ, False),                     # 1 ≠ 0 at x = 0
+    (sp.Piecewise((_XJ, (_XJ > 1) & (_XJ < 1)), (2 * _XJ, True)), 2 * _XJ, True),
+    (sp.Piecewise((_XJ, (_XJ >= 1) & (_XJ <= 1)), (2 * _XJ, True)), 2 * _XJ, False),         # 1 ≠ 2 at x = 1
+    (sp.Piecewise((_XJ, ~(_XJ <= 2)), (2, True)), sp.Max(_XJ, 2), True),
+    (sp.Piecewise((_XJ, ~(_XJ < 2)), (3, True)), sp.Max(_XJ, 3), False),                    # 2 ≠ 3 at x = 2
+    (sp.Piecewise((1, (_XJ > 0) | (_YJ > 0)), (0, True)), sp.Max(sp.Heaviside(_XJ, 0), sp.Heaviside(_YJ, 0)), True),
+    (sp.Piecewise((1, (_XJ > 0) | (_YJ > 0)), (0, True)), sp.Max(sp.Heaviside(_XJ, 1), sp.Heaviside(_YJ, 0)), False),
+], ids=["or", "or_false_at_0", "empty_and", "and_false_at_1", "not", "not_false_at_2", "two_symbols",
+        "two_symbols_false_at_0"])
+def test_a_condition_joined_by_and_or_not_is_split_on_its_comparisons(lhs, rhs, true):
+    c = free("sound.compound_" + str(abs(hash((lhs, rhs))) % 10**6), lhs, rhs).decide()
+    assert c.verdict is (P if true else R), c.evidence.detail
+
+
 # -- a case split over the sign of a real variable covers every real value, and only from what covers it --------
 _CZ = sp.Symbol("cz", real=True)
 _CP = sp.Symbol("cp", positive=True)

@@ -126,6 +126,9 @@ _PROBES = tuple(sp.Rational(k, 2) for k in range(-4, 5))
 MAX_EXACT_BITS = 1 << 16
 #: seconds one exact evaluation of σ at a point may take (inside the whole budget)
 _POINT_SECONDS = 1.0
+#: seconds reading σ may take when the budget is shorter: its claims are stated even when no time is left to
+#: decide them (reading counts against the budget)
+READ_SECONDS = 1.0
 #: seconds one proof strategy may take (inside the whole budget); the costly ones (cancel, simplify) get more
 _STRATEGY_SECONDS = 1.0
 _COSTLY_SECONDS = 4.0
@@ -633,8 +636,8 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
 
     Decided (each symmetry proved or refuted, never left open) for every σ built from polynomials with rational
     coefficients and ``max``/``min``/``abs``/``relu``/``leaky_relu``/``sign``/``Heaviside``/``Piecewise`` of such
-    (a piecewise polynomial, a ``Piecewise`` on single comparisons of z) whose form the kernel proves; tried for any
-    other σ (a ``Piecewise`` on a condition joined by and/or too), which may come out undecided, with the reason.
+    (a piecewise polynomial, a ``Piecewise`` condition joined by and/or/not too) whose form the kernel proves; tried
+    for any other σ, which may come out undecided, with the reason.
 
     Parameters
     ----------
@@ -649,7 +652,9 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
         (:mod:`derive.classifier.sizes`), within a second ``budget`` of their own; ``proves`` then goes to those
         chains
     budget : wall-clock seconds for the whole classification (``None``: no limit of its own); what is not decided
-        when it runs out is undecided, "out of time after N s". ``tries``: witness candidates searched
+        when it runs out is undecided, "out of time after N s". Reading σ counts against it, and gets at least
+        :data:`READ_SECONDS` (its claims are stated even when no time is left to decide them); when reading runs
+        out, a one-line ``ValueError`` says so. ``tries``: witness candidates searched
 
     Returns a :class:`Classification`; its claims are in the notebook's claim table.
 
@@ -676,14 +681,15 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
     start = time.perf_counter()
     divisors: list = []
     budget = seconds_value(where, budget)
+    reading = None if budget is None else max(budget, READ_SECONDS)  # (27 nested min take SymPy 10 s to build)
     try:
-        with time_budget(budget):  # (reading σ is part of the attempt: nested min/max take SymPy long to build)
+        with time_budget(reading):
             expr, default = _as_expr(where, sigma, divisors)
     except OutOfTime as exc:
         if exc.outer:
             raise
-        raise ValueError(f"{where}: out of time after {budget:.3g} s reading sigma, before any claim") from None
-    left = max(budget - (time.perf_counter() - start), 1e-3)  # what reading σ left of the budget
+        raise ValueError(f"{where}: out of time after {reading:.3g} s reading sigma, before any claim") from None
+    left = None if budget is None else max(budget - (time.perf_counter() - start), 1e-3)  # what reading σ left
     name = default if name is None else name
     if not isinstance(name, str) or not name.replace("_", "a").isalnum():
         raise ValueError(f"{where}: name must be letters, digits and '_', got {name!r}")

@@ -409,8 +409,9 @@ def _split_arguments(diff):
     ``a`` or an imaginary ``sqrt(a)`` has no sign to split on)."""
     cores = set()
     for atom in diff.atoms(*_PIECEWISE):
-        if isinstance(atom, sp.Piecewise):
-            args = [c.lhs - c.rhs for _, c in atom.args if isinstance(c, sp.core.relational.Relational)]
+        if isinstance(atom, sp.Piecewise):  # every comparison of a condition, one joined by and/or/not too
+            args = [r.lhs - r.rhs for _, c in atom.args if isinstance(c, sp.Basic)
+                    for r in sorted(c.atoms(sp.core.relational.Relational), key=sp.default_sort_key)]
         else:
             args = list(atom.args)
         for arg in args:
