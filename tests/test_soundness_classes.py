@@ -3135,6 +3135,8 @@ def test_apply_refuses_a_function_whose_body_binds_a_symbol_of_the_sides():
     ch = chain("sound.apply_capture", (_OFF_MAT[i, 0], 0), assume=[i >= 0, i <= 1], expect=None)
     ch.step((f(_OFF_MAT[i, 0]), f(0)), rules.apply(f))
     assert ch.verdict is not Verdict.PROVED
+    assert "would capture ai, which its body binds and the sides hold" in ch.evidence.detail  # (it said the step
+    # gave itself: "apply gives X = Y, but the step says X = Y")
 
 
 # -- an engine that does not keep its own limits: cvc5 runs in a process of its own, killed at its time ---------

@@ -365,8 +365,11 @@ def apply(f) -> Rule:
                         f"{type(f).__name__} {f!r:.60}")
 
     def check(p, n):
-        if isinstance(f, sp.Lambda) and _binds_any(set().union(*[sp.sympify(x).free_symbols for x in p]), f.expr):
-            return None  # the body binds a symbol of the sides: applying it would capture that symbol
+        held = set().union(*[sp.sympify(x).free_symbols for x in p]) if isinstance(f, sp.Lambda) else set()
+        caught = sorted(bound_symbols(f.expr) & held, key=str) if held else []
+        if caught:  # the body binds a symbol of the sides: applying it would capture that symbol
+            raise ValueError(f"applying {sp.sstr(f)[:60]} would capture {caught[0]}, which its body binds and the sides "
+                             f"hold; name the body's variable apart")
         put = [sp.sympify(f(before)) for before in p]
         wellformed.refuse_inexact("apply", put)  # a function class may evaluate to a float at some argument
         if all(_zero(value - after) for value, after in zip(put, n)):
