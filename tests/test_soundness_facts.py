@@ -340,6 +340,37 @@ def test_a_symbol_that_may_be_real_or_not_declared_not_of_a_sign_is_refused():
         refused(lambda: derive.claim("facts.enn_other", sp.Symbol("s_enn", **kw) * A_, A_), "may be real or not")
 
 
+# -- powsimp joins a power of b and one of −b only where that is exact --------------------------------------------
+# SymPy joined them wherever b.is_positive was known at all: for a b that may be 0 (nonpositive) or is not real it
+# took −b for positive, and simplify proved each of these, false at the point given (Z3: outside its fragment)
+_QNP = sp.Symbol("q_np", nonpositive=True)
+_XR = sp.Symbol("x_r", real=True)
+JOINED = {
+    "nonpositive": (lambda: (sp.sqrt(-_QNP) * sp.sqrt(_QNP), sp.I * _QNP), {_QNP: -1}),         # i = −i
+    "not_real": (lambda: (sp.sqrt(-_XR - sp.I) * sp.sqrt(_XR + sp.I), sp.I * (_XR + sp.I)), {_XR: 1}),
+    "not_real_quotient": (lambda: (sp.exp(sp.sqrt(-_XR - sp.I) / sp.sqrt(_XR + sp.I)), sp.exp(sp.I)), {_XR: 1}),
+    "closed": (lambda: (sp.sqrt(-1 - sp.I) * sp.sqrt(1 + sp.I), -1 + sp.I), {}),                # 1 − i = −1 + i
+    "real_part": (lambda: (sp.re(sp.sqrt(-_XR - sp.I) * sp.sqrt(_XR + sp.I)), sp.Integer(-1)), {_XR: 0}),
+    "three_halves": (lambda: (sp.Pow(-_QNP, sp.Rational(3, 2)) * sp.sqrt(_QNP), -sp.I * _QNP**2), {_QNP: -1}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(JOINED))
+def test_powers_of_b_and_minus_b_are_joined_only_where_exact(case):
+    (lhs, rhs), point = JOINED[case][0](), JOINED[case][1]
+    assert abs(sp.N((lhs - rhs).xreplace(point), 30)) > 1  # false at the point
+    c = derive.claim(f"facts.joined.{case}", lhs, rhs, expect=None).prove()
+    assert c.verdict is not derive.Verdict.PROVED, c.evidence.detail
+
+
+def test_powers_of_b_and_minus_b_of_a_known_sign_are_still_joined():
+    p, n = sp.Symbol("p_j", positive=True), sp.Symbol("n_j", negative=True)
+    assert sp.powsimp(sp.sqrt(-p) * sp.sqrt(p)) == sp.I * p
+    assert sp.expand(sp.powsimp(sp.sqrt(-n) * sp.sqrt(n)) + sp.I * n) == 0
+    assert derive.claim("facts.joined.true", sp.sqrt(-_QNP) * sp.sqrt(_QNP), -sp.I * _QNP).prove().verdict \
+        is derive.Verdict.PROVED  # √(−q)·√q = √|q|·i√|q| = −iq
+
+
 # -- Mod of two closed numbers: the remainder's sign decided, or Mod held -------------------------------------------
 _Q_E = sp.I ** (2 * sp.I)  # e^{−π}: positive, though no enclosure reads it as real
 _Q_I = sp.I ** sp.I  # e^{−π/2}

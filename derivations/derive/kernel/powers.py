@@ -8,6 +8,13 @@ real or not), or a symbol declared ``extended_nonnegative=False``. So ``√(log 
 ``√(−log a)·√(−log b)``, which is −iπ/2 at a = b = i where the left side is iπ/2, and such claims were proved. While
 derive is imported (:func:`install`) a power of a product holding such a factor is left as it is written.
 
+``powsimp`` (which ``simplify`` calls) joins a power of ``b`` and one of ``−b`` into one power of ``b`` times a power
+of −1. That is exact for an integer exponent, or where ``b`` is known positive or known negative; SymPy also does it
+wherever ``b.is_positive`` is known at all, so where it is False for a ``b`` that may be 0 or is not real, and takes
+``−b`` for positive there: ``√(−q)·√q`` became ``i·q`` for a nonpositive q (it is ``−i·q``: at q = −1, ``i``), and
+``√(−x−i)·√(x+i)`` became ``i(x + i)`` for a real x (it is ``1 − ix``). Both were proved by ``simplify``. While derive
+is imported, the two are joined only where the rule is exact.
+
 >>> import sympy as sp
 >>> install()
 >>> a, b = sp.symbols("a b", imaginary=True)
@@ -15,12 +22,30 @@ derive is imported (:func:`install`) a power of a product holding such a factor 
 sqrt(log(a)*log(b))
 >>> sp.sqrt(-2 * sp.Symbol("x", positive=True))
 sqrt(2)*I*sqrt(x)
+>>> q = sp.Symbol("q", nonpositive=True)
+>>> joined = sp.powsimp(sp.sqrt(-q) * sp.sqrt(q))  # −i·q, as it is (SymPy alone: i·q)
+>>> sp.expand(joined + sp.I * q), joined.subs(q, -1)
+(0, I)
+>>> p = sp.Symbol("p", positive=True)
+>>> sp.powsimp(sp.sqrt(-p) * sp.sqrt(p))
+I*p
 """
 from __future__ import annotations
 
+import importlib
+import inspect
+import sys
+
 import sympy as sp
 
+_powsimp_module = importlib.import_module("sympy.simplify.powsimp")  # (sympy.simplify.powsimp is also a function)
+
 __all__ = ["install"]
+
+#: the test in SymPy's ``powsimp`` before it joins a power of ``b`` with one of ``−b``, and the test that makes it
+#: exact (an integer exponent, or ``b`` of a known sign: not merely "not positive")
+_JOIN = "if (b.is_positive is not None or e.is_integer):"
+_JOIN_EXACT = "if (b.is_positive or b.is_negative or e.is_integer):"
 
 
 def _doubtful(factor) -> bool:
@@ -35,10 +60,35 @@ def _power_base(self, **hints):
     return _power_base.sympy(self, **hints)
 
 
+def _exact_powsimp():
+    """SymPy's ``powsimp`` with its join of ``b`` and ``−b`` kept to where it is exact (its source, one test changed:
+    ``sympy>=1.14,<1.15`` is pinned, and an install that does not find the test says so rather than run without it)."""
+    original = _powsimp_module.powsimp
+    source = inspect.getsource(original)
+    if source.count(_JOIN) != 1:
+        raise ImportError("derive.kernel.powers: SymPy's powsimp is not the one derive was written against (its join "
+                          "of b and -b was not found); derive needs sympy>=1.14,<1.15")
+    code = compile(source.replace(_JOIN, _JOIN_EXACT), inspect.getsourcefile(original), "exec")
+    namespace = dict(vars(_powsimp_module))
+    exec(code, namespace)  # noqa: S102 - SymPy's own source, one test changed
+    patched = namespace["powsimp"]
+    patched.__globals__["powsimp"] = patched  # (it calls itself by name)
+    patched.sympy = original
+    return original, patched
+
+
 def install():
-    """Split a power of a product only where every factor read as negative is real (done once, when derive is
-    imported)."""
+    """Split a power of a product only where every factor read as negative is real, and join powers of ``b`` and
+    ``−b`` only where that is exact (done once, when derive is imported)."""
     if getattr(sp.Pow._eval_expand_power_base, "sympy", None) is not None:
         return
     _power_base.sympy = sp.Pow._eval_expand_power_base
     sp.Pow._eval_expand_power_base = _power_base
+    original, patched = _exact_powsimp()
+    for module in list(sys.modules.values()):  # every module that imported SymPy's powsimp by name
+        names = getattr(module, "__dict__", None)
+        if not isinstance(names, dict) or not (module.__name__ or "").startswith("sympy"):
+            continue
+        for name, value in list(names.items()):
+            if value is original:
+                setattr(module, name, patched)
