@@ -542,6 +542,7 @@ def bound_symbols(expr) -> set:
     """Every symbol that some part of ``expr`` binds (a sum's index, an integral's variable, a Lambda's argument)."""
     return set().union(*[bound_by(node) for node in binders(expr)])
 
+
 def entries_capture(expr, named) -> str:
     """What is wrong with the ``FunctionMatrix`` parts of ``expr`` whose entries' body binds a symbol of ``named``
     (the symbols a statement names, free or bound); ``""`` when none does. SymPy reads an entry by putting its
@@ -613,7 +614,7 @@ def refuse_unread_assumptions(where: str, symbols) -> None:
     * one declared ``polar``: a point of the Riemann surface of log, not a number, where ``√(x²) = x`` holds (SymPy
       proves it so) though no complex x = −1 satisfies it; no witness can be one;
     * one that may be real or not, declared not of a sign (``extended_nonnegative=False``): SymPy takes such a number
-      for a real of the other sign as it builds a power of a product (``√(xw) = √(−x)·√(−w)``, false at x = w = i).
+      for a real of the other sign as it builds a power of a product (``√(xw) = √(−x)·√(−w)``, false at x = w = i);
     * one declared with a name SymPy has no assumption of (``postive=True``): SymPy keeps it and reads nothing from
       it, so the symbol is complex where its author meant it positive.
 
