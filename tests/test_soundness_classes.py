@@ -2907,6 +2907,40 @@ def test_a_function_defined_with_another_number_of_variables_is_refused_in_one_l
     assert "\n" not in str(info.value)
 
 
+# -- a condition on a sum's index stays inside the sum: never folded out of it, never split on outside it -------------
+# SymPy's piecewise_fold takes a Sum for any function: Σ_k (1 if k > 2 else 2) became (Σ_k 1 if k > 2 else Σ_k 2), its
+# condition read at one k outside, so a product of two such sums was proved equal to (N + 1)·2(N + 1), 35 ≠ 32 at
+# N = 3 (Z3, which re-checks N ≤ 2 only, agreed); a bare index as the core put values into the sum's own limits
+_K_FOLD, _N_FOLD = sp.Symbol("k_f", integer=True), sp.Symbol("N_f", integer=True, nonnegative=True)
+
+
+def _folded_pair(cond, one=sp.Integer(1), two=sp.Integer(2), kind=sp.Sum, low=0):
+    u = kind(sp.Piecewise((one, cond), (two, True)), (_K_FOLD, low, _N_FOLD))
+    v = kind(sp.Piecewise((two, cond), (one, True)), (_K_FOLD, low, _N_FOLD))
+    return u * v if kind is sp.Sum else u + v, (kind(one, (_K_FOLD, low, _N_FOLD)) * kind(two, (_K_FOLD, low, _N_FOLD)) if kind is sp.Sum
+                                               else kind(one, (_K_FOLD, low, _N_FOLD)) + kind(two, (_K_FOLD, low, _N_FOLD)))
+
+
+@pytest.mark.parametrize("sides", [
+    lambda: _folded_pair(_K_FOLD > 2),                                                        # 35 ≠ 32 at N = 3
+    lambda: _folded_pair((_K_FOLD > 1) & (_K_FOLD < _N_FOLD)),                                        # 35 ≠ 32 at N = 3
+    lambda: _folded_pair(_K_FOLD > 1, one=sp.erf(_K_FOLD)),                                      # Z3 outside: erf
+    lambda: _folded_pair(_K_FOLD > 1, one=sp.erf(_K_FOLD), kind=sp.Product, low=1),               # Z3 outside: a Product
+    lambda: _folded_pair((_K_FOLD < 0) | (_K_FOLD > 2)),                                          # raised "Invalid limits"
+], ids=["gt", "and", "erf", "product", "or_bare_index"])
+def test_a_condition_on_a_sums_index_is_not_folded_out_of_the_sum(sides):
+    lhs, rhs = sides()
+    c = free("sound.fold_" + str(abs(hash((lhs, rhs))) % 10**6), lhs, rhs).prove()
+    assert c.verdict is not P, c.evidence.detail
+
+
+def test_a_condition_free_of_the_index_is_still_folded_out_of_the_sum():
+    x = sp.Symbol("x_f", real=True)
+    lhs = sp.Sum(sp.Piecewise((_K_FOLD, x > 0), (2 * _K_FOLD, True)), (_K_FOLD, 0, _N_FOLD))
+    rhs = sp.Piecewise((sp.Sum(_K_FOLD, (_K_FOLD, 0, _N_FOLD)), x > 0), (sp.Sum(2 * _K_FOLD, (_K_FOLD, 0, _N_FOLD)), True))
+    assert free("sound.fold_free", lhs, rhs).prove().verdict is P
+
+
 # -- SymPy's summation is not read as exact: Σ_i f(i) δ(i, x) is f(x) only for an integer x in the range -------
 _SI, _SC, _SN = sp.Symbol("si", integer=True), sp.Symbol("sc", integer=True), sp.Symbol("sn", integer=True)
 _SX, _ST = sp.Symbol("sx", real=True), sp.Symbol("st", real=True)

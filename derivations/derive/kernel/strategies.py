@@ -408,6 +408,7 @@ def _split_arguments(diff):
     """The arguments to split on, up to known-sign factors; ``None`` when one is not known to be real (a complex
     ``a`` or an imaginary ``sqrt(a)`` has no sign to split on)."""
     cores = set()
+    bound = bound_symbols(diff)  # (a comparison of a sum's index is read inside the sum, never split on outside it)
     for atom in diff.atoms(*_PIECEWISE):
         if isinstance(atom, sp.Piecewise):  # every comparison of a condition, one joined by and/or/not too
             args = [r.lhs - r.rhs for _, c in atom.args if isinstance(c, sp.Basic)
@@ -418,7 +419,7 @@ def _split_arguments(diff):
             if arg.is_number or arg.is_positive or arg.is_negative or arg.is_zero:
                 continue
             core = _strip_known_sign(arg)
-            if core.is_number:
+            if core.is_number or core.free_symbols & bound:
                 continue
             if core.is_real is not True:
                 return None
@@ -507,7 +508,7 @@ def _linear_in(core):
 def _cases_zero(expr, depth: int, split_on: list) -> int:
     """The number of cases when every one reduces to zero (see :func:`_by_breakpoints`), else 0."""
     if expr.has(sp.Piecewise):
-        expr = sp.piecewise_fold(expr)
+        expr = _folded(expr)
     if sp.expand(expr) == 0:
         return 1
     cores = _split_arguments(expr)
@@ -553,6 +554,18 @@ def _sizes(expr) -> set:
     return {s for m in expr.atoms(MatrixExpr) for d in m.shape for s in sp.sympify(d).free_symbols}
 
 
+def _folded(expr):
+    """``piecewise_fold(expr)``, where it is exact: SymPy folds a ``Piecewise`` out of a sum, a product or an integral
+    as out of any function, so ``Σ_k [k > 2]`` became ``[k > 2]·Σ_k 1``, its condition read at one k outside the sum
+    (Σ_{k=0}^{N} (1 if k > 2 else 2) · Σ_{k=0}^{N} (2 if k > 2 else 1) = (N + 1)·2(N + 1) was proved, 35 ≠ 32 at
+    N = 3). Where a condition holds a symbol some part binds, ``expr`` is left as it is."""
+    bound = bound_symbols(expr)
+    if bound and any(cond.free_symbols & bound for p in expr.atoms(sp.Piecewise) for _, cond in p.args
+                     if isinstance(cond, sp.Basic)):
+        return expr
+    return sp.piecewise_fold(expr)
+
+
 def _all_cases_zero(expr, variables) -> bool:
     """Every sign case (each variable positive, negative or zero) reduces to zero by expand."""
     if len(variables) > SIGN_SPLIT_MAX:
@@ -562,7 +575,7 @@ def _all_cases_zero(expr, variables) -> bool:
         case = {v: s * p for v, s, p in zip(variables, signs, positives)}
         reduced = expr.xreplace(case)
         if any(a.has(*positives) for a in reduced.atoms(sp.Piecewise)):
-            reduced = sp.piecewise_fold(reduced)
+            reduced = _folded(reduced)
         if sp.expand(reduced) != 0:
             return False
     return True
