@@ -340,11 +340,13 @@ def test_a_symbol_that_may_be_real_or_not_declared_not_of_a_sign_is_refused():
         refused(lambda: derive.claim("facts.enn_other", sp.Symbol("s_enn", **kw) * A_, A_), "may be real or not")
 
 
-# -- powsimp joins a power of b and one of −b only where that is exact --------------------------------------------
+# -- powsimp joins a power of b and one of −b, and reads b^(c·m) as (b^m)^c, only where that is exact --------------
 # SymPy joined them wherever b.is_positive was known at all: for a b that may be 0 (nonpositive) or is not real it
-# took −b for positive, and simplify proved each of these, false at the point given (Z3: outside its fragment)
+# took −b for positive; and it read exp(c·m) as exp(m)^c for any m. simplify proved each of these, false at the
+# point given (Z3: outside its fragment)
 _QNP = sp.Symbol("q_np", nonpositive=True)
 _XR = sp.Symbol("x_r", real=True)
+_EV, _OD, _KI = sp.Symbol("e_v", even=True), sp.Symbol("o_d", odd=True), sp.Symbol("k_i", integer=True)
 JOINED = {
     "nonpositive": (lambda: (sp.sqrt(-_QNP) * sp.sqrt(_QNP), sp.I * _QNP), {_QNP: -1}),         # i = −i
     "not_real": (lambda: (sp.sqrt(-_XR - sp.I) * sp.sqrt(_XR + sp.I), sp.I * (_XR + sp.I)), {_XR: 1}),
@@ -352,6 +354,12 @@ JOINED = {
     "closed": (lambda: (sp.sqrt(-1 - sp.I) * sp.sqrt(1 + sp.I), -1 + sp.I), {}),                # 1 − i = −1 + i
     "real_part": (lambda: (sp.re(sp.sqrt(-_XR - sp.I) * sp.sqrt(_XR + sp.I)), sp.Integer(-1)), {_XR: 0}),
     "three_halves": (lambda: (sp.Pow(-_QNP, sp.Rational(3, 2)) * sp.sqrt(_QNP), -sp.I * _QNP**2), {_QNP: -1}),
+    # b^(c·m) read as (b^m)^c, exact only where m·log b is real: exp(iπe/2) = (exp(iπe))^(1/2) = 1^(1/2) = 1
+    "exp_even_half": (lambda: (_XR * sp.exp(sp.I * sp.pi * _EV / 2), _XR), {_XR: 1, _EV: 2}),        # −1 ≠ 1
+    "exp_even_third": (lambda: (_XR * sp.exp(sp.I * sp.pi * _EV / 3), _XR), {_XR: 1, _EV: 2}),
+    "exp_odd_half": (lambda: (_XR * sp.exp(sp.I * sp.pi * _OD / 2), sp.I * _XR), {_XR: 1, _OD: 3}),   # −i ≠ i
+    "exp_triangular": (lambda: (sp.cos(_XR) * sp.exp(sp.I * sp.pi * _KI * (_KI + 1) / 2), sp.cos(_XR)),
+                       {_XR: 0, _KI: 1}),                                                               # −1 ≠ 1
 }
 
 
@@ -369,6 +377,9 @@ def test_powers_of_b_and_minus_b_of_a_known_sign_are_still_joined():
     assert sp.expand(sp.powsimp(sp.sqrt(-n) * sp.sqrt(n)) + sp.I * n) == 0
     assert derive.claim("facts.joined.true", sp.sqrt(-_QNP) * sp.sqrt(_QNP), -sp.I * _QNP).prove().verdict \
         is derive.Verdict.PROVED  # √(−q)·√q = √|q|·i√|q| = −iq
+    assert sp.powsimp(2 ** (_XR / 2) * 2 ** (_XR / 2)) == 2**_XR  # (a positive base, a real exponent: read as before)
+    assert derive.claim("facts.joined.exp_true", sp.cos(_XR) * sp.exp(sp.I * sp.pi * _EV / 2),
+                        sp.cos(_XR) * sp.Pow(-1, _EV / 2)).prove().verdict is derive.Verdict.PROVED
 
 
 # -- Mod of two closed numbers: the remainder's sign decided, or Mod held -------------------------------------------

@@ -13,7 +13,10 @@ of −1. That is exact for an integer exponent, or where ``b`` is known positive
 wherever ``b.is_positive`` is known at all, so where it is False for a ``b`` that may be 0 or is not real, and takes
 ``−b`` for positive there: ``√(−q)·√q`` became ``i·q`` for a nonpositive q (it is ``−i·q``: at q = −1, ``i``), and
 ``√(−x−i)·√(x+i)`` became ``i(x + i)`` for a real x (it is ``1 − ix``). Both were proved by ``simplify``. While derive
-is imported, the two are joined only where the rule is exact.
+is imported, the two are joined only where the rule is exact. Likewise ``powsimp`` read ``b^(c·m)``, ``c`` a rational,
+as ``(b^m)^c``, which holds only where ``m·log b`` is real: ``x·exp(iπe/2)`` for an even e became ``x·(exp(iπe))^(1/2)``,
+which SymPy makes ``x``, and ``x·exp(iπe/2) = x`` was proved (−x at e = 2). It is read so only where the imaginary
+part of ``m·log b`` is known to lie in (−π, π], as for a positive ``b`` and a real ``m``.
 
 >>> import sympy as sp
 >>> install()
@@ -29,6 +32,9 @@ sqrt(2)*I*sqrt(x)
 >>> p = sp.Symbol("p", positive=True)
 >>> sp.powsimp(sp.sqrt(-p) * sp.sqrt(p))
 I*p
+>>> e, x = sp.Symbol("e", even=True), sp.Symbol("x", real=True)
+>>> sp.powsimp(x * sp.exp(sp.I * sp.pi * e / 2))  # (SymPy alone: x)
+x*exp(I*pi*e/2)
 """
 from __future__ import annotations
 
@@ -42,10 +48,20 @@ _powsimp_module = importlib.import_module("sympy.simplify.powsimp")  # (sympy.si
 
 __all__ = ["install"]
 
-#: the test in SymPy's ``powsimp`` before it joins a power of ``b`` with one of ``−b``, and the test that makes it
-#: exact (an integer exponent, or ``b`` of a known sign: not merely "not positive")
-_JOIN = "if (b.is_positive is not None or e.is_integer):"
-_JOIN_EXACT = "if (b.is_positive or b.is_negative or e.is_integer):"
+#: the lines of SymPy's ``powsimp`` that are not exact, each with the lines that keep it to where it is:
+#: - its join of a power of ``b`` with one of ``−b``: exact for an integer exponent, or ``b`` of a known sign (not
+#:   merely "not positive");
+#: - its reading of ``b^(c·m)``, ``c`` a rational, as ``(b^m)^c``: exact where the imaginary part of ``m·log b`` lies in
+#:   (−π, π] (:func:`_as_power_of_power`); ``exp(iπe/2)`` for an even e was read as ``(exp(iπe))^(1/2)``, which SymPy
+#:   makes ``1^(1/2) = 1``
+_EXACT = (
+    ("if (b.is_positive is not None or e.is_integer):",
+     "if (b.is_positive or b.is_negative or e.is_integer):"),
+    ("                        return (b**m, Integer(c.q)), Integer(c.p)\n",
+     "                        if _as_power_of_power(b, m):\n"
+     "                            return (b**m, Integer(c.q)), Integer(c.p)\n"
+     "                        return (b**e, S.One), S.One\n"),
+)
 
 
 def _doubtful(factor) -> bool:
@@ -60,16 +76,32 @@ def _power_base(self, **hints):
     return _power_base.sympy(self, **hints)
 
 
+def _as_power_of_power(b, m) -> bool:
+    """Whether ``b^(c·m) = (b^m)^c`` for every rational ``c``: where ``m·log b`` has its imaginary part in (−π, π] (the
+    principal ``log`` of ``b^m`` is then ``m·log b``), as for a positive ``b`` and a real ``m``, or ``exp(iπ/3) =
+    (exp(iπ))^(1/3)``; a closed number's part is read as an enclosure certifies it."""
+    if b.is_positive and m.is_extended_real:
+        return True
+    t = m if b is sp.E else m * sp.log(b)
+    if t.free_symbols:
+        return False
+    part = sp.im(t)
+    return (sp.pi - part).is_nonnegative is True and (part + sp.pi).is_positive is True
+
+
 def _exact_powsimp():
-    """SymPy's ``powsimp`` with its join of ``b`` and ``−b`` kept to where it is exact (its source, one test changed:
-    ``sympy>=1.14,<1.15`` is pinned, and an install that does not find the test says so rather than run without it)."""
+    """SymPy's ``powsimp`` with its join of ``b`` and ``−b`` and its reading of ``b^(c·m)`` kept to where they are exact
+    (its source, the lines of :data:`_EXACT` changed: ``sympy>=1.14,<1.15`` is pinned, and an install that does not find
+    them says so rather than run without them)."""
     original = _powsimp_module.powsimp
     source = inspect.getsource(original)
-    if source.count(_JOIN) != 1:
-        raise ImportError("derive.kernel.powers: SymPy's powsimp is not the one derive was written against (its join "
-                          "of b and -b was not found); derive needs sympy>=1.14,<1.15")
-    code = compile(source.replace(_JOIN, _JOIN_EXACT), inspect.getsourcefile(original), "exec")
-    namespace = dict(vars(_powsimp_module))
+    for wrong, exact in _EXACT:
+        if source.count(wrong) != 1:
+            raise ImportError(f"derive.kernel.powers: SymPy's powsimp is not the one derive was written against "
+                              f"({wrong.strip()!r} was not found); derive needs sympy>=1.14,<1.15")
+        source = source.replace(wrong, exact)
+    code = compile(source, inspect.getsourcefile(original), "exec")
+    namespace = dict(vars(_powsimp_module), _as_power_of_power=_as_power_of_power)
     exec(code, namespace)  # noqa: S102 - SymPy's own source, one test changed
     patched = namespace["powsimp"]
     patched.__globals__["powsimp"] = patched  # (it calls itself by name)
