@@ -382,6 +382,33 @@ def test_powers_of_b_and_minus_b_of_a_known_sign_are_still_joined():
                         sp.cos(_XR) * sp.Pow(-1, _EV / 2)).prove().verdict is derive.Verdict.PROVED
 
 
+# -- floor(x) ≤ c for a c SymPy does not know is an integer: held, not rewritten as x < ⌈c⌉ ------------------------
+_ONE_IN_DISGUISE = (1 + sp.sqrt(2)) * (sp.sqrt(2) - 1)  # 1, not known an integer to SymPy
+ROUNDED = {  # the comparison as built, a point, and its truth there (floor(3/2) = 1 ≤ 1; ceiling(1/2) = 1 ≥ 1 …)
+    "floor_le": (lambda: sp.floor(X_) <= _ONE_IN_DISGUISE, sp.Rational(3, 2), True),   # was x < 1: False
+    "floor_gt": (lambda: sp.floor(X_) > _ONE_IN_DISGUISE, 1, False),                   # was x ≥ 1: True
+    "ceiling_lt": (lambda: sp.ceiling(X_) < _ONE_IN_DISGUISE, 1, False),               # was x ≤ 1: True
+    "ceiling_ge": (lambda: sp.ceiling(X_) >= _ONE_IN_DISGUISE, sp.Rational(1, 2), True),  # was x > 1: False
+}
+
+
+@pytest.mark.parametrize("case", sorted(ROUNDED))
+def test_a_rounded_comparison_with_a_number_not_known_an_integer_is_held(case):
+    built, at, truth = ROUNDED[case][0](), ROUNDED[case][1], ROUNDED[case][2]
+    rounded = sp.floor(at) if "floor" in case else sp.ceiling(at)
+    assert bool(built.xreplace({X_: at})) is truth
+    assert bool({"le": rounded <= 1, "gt": rounded > 1, "lt": rounded < 1, "ge": rounded >= 1}[case.split("_")[1]]) \
+        is truth  # (the truth, worked out at the integer the number is)
+    branch = sp.Piecewise((1, built), (0, True))
+    c = derive.claim(f"facts.rounded.{case}", branch, 1 if truth else 0, expect=None, where={X_: at}).decide()
+    assert c.verdict is derive.Verdict.PROVED, c.evidence.detail
+
+
+def test_a_rounded_comparison_with_a_known_integer_or_non_integer_is_read_as_before():
+    assert (sp.floor(X_) <= 2) == (X_ < 3) and (sp.floor(X_) <= sp.sqrt(2)) == (X_ < 2)
+    assert (sp.ceiling(X_) >= sp.Rational(3, 2)) == (X_ > 1)
+
+
 # -- Mod of two closed numbers: the remainder's sign decided, or Mod held -------------------------------------------
 _Q_E = sp.I ** (2 * sp.I)  # e^{−π}: positive, though no enclosure reads it as real
 _Q_I = sp.I ** sp.I  # e^{−π/2}

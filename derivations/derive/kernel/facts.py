@@ -18,6 +18,10 @@ SymPy is as it was. :mod:`derive.kernel.zeros` holds the readings that miss a ze
 * A rational base that is not an integer, to a power not known to be an integer, may be an integer ((3/2)^x is 2 at
   x = log 2/log(3/2): ``divide((3/2)^x − 2)`` was proved); an irrational base that is not transcendental, to an
   integer power, may be rational ((φ + y)² is 5/4 at y = −1/2).
+* ``floor(x) ≤ c`` is ``x < c + 1``, and ``x < ⌈c⌉`` only for a c that is not an integer: SymPy wrote the second for
+  every number c not known an integer, so ``floor(x) ≤ (1 + √2)(√2 − 1)``, which is ``floor(x) ≤ 1``, was built as
+  ``x < 1`` (false at x = 3/2); so ``floor(x) > c``, ``ceiling(x) < c`` and ``ceiling(x) ≥ c``. Such a comparison is
+  held as written where c is not known an integer or not.
 * ``log u`` is finite only where u ≠ 0; SymPy read it as finite for any finite u (log 0 = −∞, SymPy's ``zoo``).
 * ``ψ⁽ⁿ⁾(z)`` (``polygamma``) has poles at 0, −1, −2, …: SymPy read it as finite at z = 0 and, for an odd n
   and a real z, as positive at every pole.
@@ -242,6 +246,21 @@ def _at_a_possible_pole(pole):
     return doubtful
 
 
+def _rounded_comparison(method):
+    """``floor(x) ≤ c`` (``method``, one of the four that read an integer c otherwise), read as SymPy reads it only
+    where c is known an integer or known not to be one; otherwise left as written."""
+    relation = {"__le__": sp.Le, "__lt__": sp.Lt, "__ge__": sp.Ge, "__gt__": sp.Gt}[method.__name__]
+
+    def compare(self, other):
+        other = sp.S(other)
+        if self.args[0].is_real and other.is_number and other.is_real and other.is_integer is None:
+            return relation(self, other, evaluate=False)
+        return method(self, other)
+
+    compare.__name__ = method.__name__
+    return compare
+
+
 def install():
     """Read each fact above only where it holds (done once, when derive is imported, before
     :func:`derive.kernel.zeros.install`, which then guards these handlers off the real line too)."""
@@ -274,4 +293,7 @@ def install():
             handler = cls._prop_handler.get(fact)
             if handler is not None:
                 handle(cls, fact, _withheld(handler, True, doubtful))
+    for cls, names in ((sp.floor, ("__le__", "__gt__")), (sp.ceiling, ("__lt__", "__ge__"))):
+        for name in names:
+            setattr(cls, name, _rounded_comparison(getattr(cls, name)))
     sp.Pow._derive_facts = True
