@@ -21,7 +21,7 @@ inverses.install()  # before anything builds a matrix product: SymPy keeps the i
 signs.install()  # before anything reads a closed number's sign: SymPy reads it certified, never from digits
 sums.install()  # SymPy reads a sum's or a product's sign as empty and reversed ranges make it
 conjugates.install()  # SymPy folds a conjugate across a branch cut (li, loggamma …) only where the value is real
-powers.install()  # SymPy splits a power of a product only where the factors it reads as negative are real
+powers.install()  # SymPy splits a power of a product, and powsimp joins powers, only where that is exact
 facts.install()  # SymPy's signs, parities and poles read where they fail (binomial(5, 1) negative …) hold off there
 zeros.install()  # SymPy's rules that fail where a value is 0 (acot odd, atan of a rational irrational …) hold off there
 

@@ -14,9 +14,9 @@ wherever ``b.is_positive`` is known at all, so where it is False for a ``b`` tha
 ``−b`` for positive there: ``√(−q)·√q`` became ``i·q`` for a nonpositive q (it is ``−i·q``: at q = −1, ``i``), and
 ``√(−x−i)·√(x+i)`` became ``i(x + i)`` for a real x (it is ``1 − ix``). Both were proved by ``simplify``. While derive
 is imported, the two are joined only where the rule is exact. Likewise ``powsimp`` read ``b^(c·m)``, ``c`` a rational,
-as ``(b^m)^c``, which holds only where ``m·log b`` is real: ``x·exp(iπe/2)`` for an even e became ``x·(exp(iπe))^(1/2)``,
-which SymPy makes ``x``, and ``x·exp(iπe/2) = x`` was proved (−x at e = 2). It is read so only where the imaginary
-part of ``m·log b`` is known to lie in (−π, π], as for a positive ``b`` and a real ``m``.
+as ``(b^m)^c``, which holds only where the imaginary part of ``m·log b`` lies in (−π, π]: ``x·exp(iπe/2)`` for an even
+e became ``x·(exp(iπe))^(1/2)``, which SymPy makes ``x``, and ``x·exp(iπe/2) = x`` was proved (−x at e = 2). It is read
+so only where that is known, as for a positive ``b`` and a real ``m``.
 
 >>> import sympy as sp
 >>> install()
@@ -102,16 +102,16 @@ def _exact_powsimp():
         source = source.replace(wrong, exact)
     code = compile(source, inspect.getsourcefile(original), "exec")
     namespace = dict(vars(_powsimp_module), _as_power_of_power=_as_power_of_power)
-    exec(code, namespace)  # noqa: S102 - SymPy's own source, one test changed
-    patched = namespace["powsimp"]
-    patched.__globals__["powsimp"] = patched  # (it calls itself by name)
+    exec(code, namespace)  # noqa: S102 - SymPy's own source, the lines of _EXACT changed
+    patched = namespace["powsimp"]  # (it calls itself by name: the namespace it was run in, its globals, holds it)
     patched.sympy = original
     return original, patched
 
 
 def install():
-    """Split a power of a product only where every factor read as negative is real, and join powers of ``b`` and
-    ``−b`` only where that is exact (done once, when derive is imported)."""
+    """Split a power of a product only where every factor read as negative is real, and let ``powsimp`` join powers
+    of ``b`` and ``−b`` and read ``b^(c·m)`` as ``(b^m)^c`` only where that is exact (done once, when derive is
+    imported)."""
     if getattr(sp.Pow._eval_expand_power_base, "sympy", None) is not None:
         return
     _power_base.sympy = sp.Pow._eval_expand_power_base
@@ -119,7 +119,7 @@ def install():
     original, patched = _exact_powsimp()
     for module in list(sys.modules.values()):  # every module that imported SymPy's powsimp by name
         names = getattr(module, "__dict__", None)
-        if not isinstance(names, dict) or not (module.__name__ or "").startswith("sympy"):
+        if not isinstance(names, dict) or not (getattr(module, "__name__", None) or "").startswith("sympy"):
             continue
         for name, value in list(names.items()):
             if value is original:

@@ -397,7 +397,7 @@ def refuse_capture(expr, witness) -> None:
                 raise ValueError(f"putting {sp.sstr(value)[:60]} for {f} would capture {k}, which its body binds "
                                  f"and an argument of {f} holds; name the body's index apart")
     for key, value in witness.items():  # a matrix put in whose entries' body binds what the statement names
-        if isinstance(value, sp.Basic) and isinstance(key, sp.MatrixSymbol):
+        if isinstance(key, sp.MatrixSymbol) and isinstance(value, sp.Basic) and value.has(sp.FunctionMatrix):
             said = entries_capture(value, expr.atoms(sp.Symbol))
             if said:
                 raise ValueError(f"putting {sp.sstr(value)[:60]} for {key} {said}")

@@ -547,7 +547,7 @@ def _timed(about, fn) -> Opinion:
 def _benchmark(formulas) -> str:
     """Z3's SMT-LIB text of the conjunction of ``formulas``, as ``Solver.to_smt2`` writes it, without asserting
     them in a solver first (a solver checks each assertion as it is added: 15,000 of them in a notebook's table)."""
-    formulas = [f for f in formulas] or [z3.BoolVal(True)]
+    formulas = list(formulas) or [z3.BoolVal(True)]
     ctx = formulas[0].ctx
     head = (z3.Ast * (len(formulas) - 1))(*(f.as_ast() for f in formulas[:-1]))
     return z3.Z3_benchmark_to_smtlib_string(ctx.ref(), "benchmark generated from python API", "", "unknown", "",
