@@ -166,6 +166,37 @@ def test_a_function_defined_against_its_declaration_is_refused(build):
     refused(build, "breaks the assumption")
 
 
+_TP, _TI, _TN = sp.Symbol("t", positive=True), sp.Symbol("t", integer=True), sp.Symbol("t", nonnegative=True)
+_AR = sp.Symbol("a", real=True)
+
+
+@pytest.mark.parametrize("build", [
+    # a function written in a variable declared narrower than where it is applied: SymPy rewrote its body for those
+    # values (2√(t²) is 2t for a positive t), so σ(a) = 2a was proved for the function t ↦ 2√(t²), false at a = −1
+    lambda: free("fn.narrow_positive", derive.sigma(_AR), 2 * _AR, where={derive.sigma: sp.Lambda(_TP, 2 * sp.sqrt(_TP**2))}),
+    lambda: free("fn.narrow_integer", F_(sp.Rational(1, 2)), sp.Rational(3, 2),
+                 where={F_: sp.Lambda(_TI, sp.floor(_TI) + 1)}),
+    lambda: free("fn.narrow_nonnegative", F_(_AR) + F_(-_AR), 2 * sp.Abs(_AR),
+                 where={F_: sp.Lambda(_TN, sp.Abs(_TN) + sp.sqrt(_TN**2))}),
+    lambda: free("fn.narrow_entrywise", sp.MatrixSymbol("A", N_, N_).applyfunc(sp.Lambda(_TP, 2 * sp.sqrt(_TP**2))),
+                 2 * sp.MatrixSymbol("A", N_, N_)),
+    lambda: derive.chain("fn.narrow_step", (derive.sigma(_AR) * 2, derive.sigma(_AR) * 2), expect=None).step(
+        (4 * _AR, 4 * _AR), derive.rules.instantiate({derive.sigma: sp.Lambda(_TP, 2 * sp.sqrt(_TP**2))})),
+    # f(t) = Σ_{k=0}^{2} 1/(t + k²) for a positive t, put at a real a: no value at a = −1
+    lambda: free("fn.narrow_sum", F_(_AR) - F_(2 * _AR), 0,
+                 where={F_: sp.Lambda(_TP, sp.Sum(1 / (_TP + sp.Symbol("k", integer=True)**2),
+                                                  (sp.Symbol("k", integer=True), 0, 2)))}),
+], ids=["positive", "integer", "nonnegative", "entrywise", "chain_step", "sum"])
+def test_a_function_written_in_a_variable_narrower_than_its_arguments_is_refused(build):
+    refused(build, "declared (positive|integer|nonnegative)")
+
+
+def test_a_function_in_a_variable_its_arguments_meet_is_read():
+    j = sp.Symbol("j", integer=True)
+    c = free("fn.narrow_met", F_(j + 1), j + 2, where={F_: sp.Lambda(_TI, _TI + 1)}).decide()
+    assert c.verdict is P, c.evidence.detail
+
+
 @pytest.mark.parametrize("expression", ["Piecewise((z, z <= 3), (z*sqrt(3 - z), True))", "sqrt(9 - z**2)",
                                         "Piecewise((z, z < 3), (sqrt(-z), True))"], ids=["piece", "circle", "root"])
 def test_an_activation_not_real_on_the_whole_line_is_not_classified(expression):
@@ -199,6 +230,87 @@ def test_a_symbol_declared_nothing_is_read_and_printed_as_complex(lhs, rhs):
 def test_what_needs_a_square_matrix_is_refused_of_one_that_may_not_be(lhs, rhs):
     A, B = sp.MatrixSymbol("A", N_, M_), sp.MatrixSymbol("B", M_, N_)
     refused(lambda: free("shape.square", lhs(A, B), rhs(A, B)), "needs .* square")
+
+
+# -- the same rules, reached as SymPy evaluates (derive.kernel.squares) --------------------------------------------------
+def _zero_base(A):
+    return sp.MatAdd(A, -A)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # a base SymPy evaluates to 0ₙ or 1ₙ, raised to a k that may be 0: SymPy's rule gave 0ₙ (1ₙᵏ = nᵏ⁻¹1ₙ), though
+    # at k = 0 the power is Iₙ; each was proved
+    (lambda A: sp.Trace(sp.MatPow(sp.Transpose(sp.ZeroMatrix(N_, N_)), K0)), lambda A: 0),
+    (lambda A: sp.MatPow(_zero_base(A), K0), lambda A: sp.ZeroMatrix(N_, N_)),
+    (lambda A: sp.MatPow(sp.HadamardProduct(A, sp.ZeroMatrix(N_, N_)), K0), lambda A: sp.ZeroMatrix(N_, N_)),
+    (lambda A: sp.MatPow(sp.MatMul(sp.ZeroMatrix(N_, N_), A), K0), lambda A: sp.ZeroMatrix(N_, N_)),
+    (lambda A: sp.MatPow(sp.Transpose(sp.OneMatrix(N_, N_)), K0), lambda A: N_ ** (K0 - 1) * sp.OneMatrix(N_, N_)),
+    (lambda A: sp.Determinant(sp.MatPow(sp.HadamardProduct(A, sp.ZeroMatrix(N_, N_)), K0)), lambda A: 0),
+], ids=["transpose_zero", "difference", "hadamard_zero", "product_zero", "transpose_ones", "det"])
+def test_a_power_of_what_evaluates_to_zero_or_ones_is_not_read_at_an_exponent_that_may_be_zero(lhs, rhs):
+    A = sp.MatrixSymbol("A", N_, N_)
+    c = free("shape.evaluated_power", lhs(A), rhs(A)).decide()
+    assert c.verdict in (R, U), c.evidence.detail
+
+
+def test_a_chain_step_to_a_power_of_what_evaluates_to_zero_is_not_taken():
+    from derive import rules
+    ch = derive.chain("shape.evaluated_power_chain", (sp.MatPow(sp.Transpose(sp.ZeroMatrix(N_, N_)), K0),
+                                                      sp.MatPow(sp.Transpose(sp.ZeroMatrix(N_, N_)), K0)), expect=None)
+    ch.step((sp.ZeroMatrix(N_, N_), sp.MatPow(sp.Transpose(sp.ZeroMatrix(N_, N_)), K0)), rules.rearrange())
+    assert ch.verdict is not P
+
+
+def test_a_power_of_what_evaluates_to_zero_from_one_on_is_read():
+    c = free("shape.evaluated_power_positive", sp.Trace(sp.MatPow(sp.Transpose(sp.ZeroMatrix(N_, N_)), K0 + 1)),
+             0).decide()
+    assert c.verdict is P, c.evidence.detail
+
+
+@pytest.mark.parametrize("wrap", [
+    # tr(W(A ⊗ B)) = tr(W(B ⊗ A)) for an n×m A and an m×n B: W evaluates away, and SymPy's trace of the Kronecker
+    # product it leaves is tr A·tr B, as for square factors; proved for each W, false at n = 2, m = 3
+    lambda K: sp.Transpose(K),
+    lambda K: sp.MatMul(K, sp.Identity(N_ * M_)),
+    lambda K: sp.HadamardProduct(K, sp.OneMatrix(N_ * M_, N_ * M_)),
+    lambda K: sp.Transpose(sp.Transpose(K)),
+    lambda K: sp.BlockDiagMatrix(K),
+], ids=["transpose", "times_identity", "hadamard_ones", "double_transpose", "block_diagonal"])
+def test_a_trace_of_a_kronecker_product_of_factors_that_may_not_be_square_is_not_read_when_evaluation_reaches_it(wrap):
+    A, B = sp.MatrixSymbol("A", N_, M_), sp.MatrixSymbol("B", M_, N_)
+    c = free("shape.kronecker_evaluated", sp.Trace(wrap(sp.KroneckerProduct(A, B))),
+             sp.Trace(wrap(sp.KroneckerProduct(B, A)))).decide()
+    assert c.verdict in (R, U), c.evidence.detail
+
+
+def test_a_trace_of_a_kronecker_product_of_square_factors_reached_by_evaluation_is_read():
+    A, B = sp.MatrixSymbol("A", N_, N_), sp.MatrixSymbol("B", M_, M_)
+    c = free("shape.kronecker_square", sp.Trace(sp.Transpose(sp.KroneckerProduct(A, B))),
+             sp.Trace(A) * sp.Trace(B)).decide()
+    assert c.verdict is P, c.evidence.detail
+
+
+@pytest.mark.parametrize("blocks, square", [
+    # SymPy's determinant of a block-diagonal matrix is 0 wherever it does not know each block square, though an n×m
+    # block beside an m×n one is square at n = m (its inverse, likewise, raised); and the same rules of derive's
+    # kernel, asked directly
+    (lambda: (sp.MatrixSymbol("A", N_, M_), sp.MatrixSymbol("B", M_, N_)), None),
+    (lambda: (sp.MatrixSymbol("A", 2, N_), sp.MatrixSymbol("B", N_, 2)), None),
+    (lambda: (sp.MatrixSymbol("A", 2, 3), sp.MatrixSymbol("B", 3, 2)), False),
+    (lambda: (sp.MatrixSymbol("A", N_, N_), sp.MatrixSymbol("B", M_, M_)), True),
+], ids=["n_by_m", "two_by_n", "two_by_three", "square"])
+def test_the_determinant_and_inverse_of_a_block_diagonal_matrix_are_read_only_where_its_blocks_are_known(blocks, square):
+    D = sp.BlockDiagMatrix(*blocks())
+    det = D._eval_determinant()
+    if square is None:
+        assert det == sp.Determinant(D) and D._eval_inverse() == sp.Inverse(D)
+    elif square is False:
+        assert det == 0
+        with pytest.raises(sp.matrices.exceptions.NonInvertibleMatrixError):
+            D._eval_inverse()
+    else:
+        A, B = D.args
+        assert det == sp.det(A) * sp.det(B) and D._eval_inverse() == sp.BlockDiagMatrix(A.inverse(), B.inverse())
 
 
 @pytest.mark.parametrize("lhs, rhs", [

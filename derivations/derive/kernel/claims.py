@@ -801,6 +801,9 @@ def definitions_of(at, where, lhs, rhs) -> tuple:
                 _witness.refuse_capture(sp.Tuple(lhs, rhs), {key: value})
             except ValueError as exc:
                 raise ValueError(f"{at}: where: {exc}") from None
+            problem = _witness.variable_problem(key, value, (lhs, rhs))  # (floor t for an integer t is t: at ½ it is not)
+            if problem is not None:
+                raise ValueError(f"{at}: where: {problem}")
         if isinstance(key, UndefinedFunction) and len(value.variables) == 1 and _witness.function_facts(key):
             # so must a function's (σ declared real is real at every real argument: σ := t ↦ t·√(3 − t) is not,
             # and a witness at t = 4 refuted with a complex residual what holds wherever σ is real)

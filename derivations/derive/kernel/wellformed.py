@@ -36,7 +36,7 @@ from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from .signs import closed_sign
-from .validate import require_inert_tex
+from .validate import require_inert_tex, require_real_variable
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
            "refuse_pattern_subs", "refuse_outside", "OutsideMatrix", "refuse_same_names", "refuse_unread_assumptions",
@@ -597,10 +597,32 @@ def check_statement(where: str, *exprs) -> None:
                 raise ValueError(f"{where}: {exc}") from None
     refuse_live_names(where, *exprs)
     refuse_entries_capture(where, *exprs)
+    refuse_narrow_entrywise(where, *exprs)
     named = names_in(*exprs)
     refuse_same_names(where, named)
     refuse_unread_assumptions(where, named)
     refuse_two_leaves(where, *exprs)
+
+
+def refuse_narrow_entrywise(where: str, *exprs) -> None:
+    """Raise ValueError for a function applied entry by entry that is a ``Lambda`` in a variable declared narrower
+    than the reals (the entries of a matrix are real numbers): SymPy has rewritten its body for those values only
+    (``√(t²)`` is ``t`` for a positive t), so it is another function than the one written.
+
+    >>> import sympy as sp
+    >>> t, A = sp.Symbol("t", positive=True), sp.MatrixSymbol("A", 2, 2)
+    >>> refuse_narrow_entrywise("doc", A.applyfunc(sp.Lambda(t, sp.sqrt(t**2) + 1)))
+    Traceback (most recent call last):
+    ...
+    ValueError: doc: the variable t of the function applied entry by entry is declared positive=True: SymPy has rewritten its body for those values only; declare it real
+    """
+    for expr in exprs:
+        if not isinstance(expr, sp.Basic):
+            continue
+        for node in expr.atoms(ElementwiseApplyFunction):
+            if isinstance(node.function, sp.Lambda):
+                for variable in node.function.variables:
+                    require_real_variable(where, "the function applied entry by entry", variable)
 
 
 def refuse_unread_assumptions(where: str, symbols) -> None:

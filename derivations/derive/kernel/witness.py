@@ -13,6 +13,7 @@ from fractions import Fraction
 import sympy as sp
 from sympy.core.evalf import PrecisionExhausted
 from sympy.core.function import AppliedUndef, UndefinedFunction
+from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 from . import sums
 from .certify import Certificate, certify_nonzero
@@ -22,6 +23,7 @@ from .wellformed import (Inexact, OutsideMatrix, binders, bound_by, bound_symbol
 
 __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "closed_value_problem", "function_problem",
+    "variable_problem",
     "components", "component_name",
     "undefined_functions", "unsampled_functions", "evaluate_at", "residual_at", "search", "sample", "stand_ins_for",
     "certify_witness", "refuse_capture", "unsampled",
@@ -202,6 +204,57 @@ def _real_arguments(f, applied_in) -> bool:
     return True
 
 
+_PLAIN = ({"commutative": True}, sp.Symbol("t", real=True).assumptions0)
+
+
+def _arguments(f, k: int, applied_in) -> list | None:
+    """The ``k``-th arguments ``f`` is applied to in ``applied_in`` (an entry of a matrix ``f`` is applied to entry by
+    entry is a real number); ``None`` when ``applied_in`` is not given."""
+    if applied_in is None:
+        return None
+    exprs = list(applied_in) if isinstance(applied_in, (sp.MatrixBase, tuple, list)) else [applied_in]
+    out = []
+    for e in exprs:
+        if not isinstance(e, sp.Basic):
+            continue
+        out += [app.args[k] for app in e.atoms(AppliedUndef) if app.func == f and len(app.args) > k]
+        if any(node.function == f for node in e.atoms(ElementwiseApplyFunction)):
+            out.append(sp.Dummy("x", real=True))
+    return out
+
+
+def variable_problem(f, value, applied_in=None) -> str | None:
+    """Why the ``Lambda`` ``value`` cannot stand for ``f`` where ``applied_in`` applies it (``None``: at any real
+    argument): a variable declared narrower than the reals (integer, positive …) and an argument there not known to
+    be so. SymPy rewrites a body for what its variable is declared to be (``⌊t⌋`` is ``t`` for an integer t, ``√(t²)``
+    is ``t`` for a positive one), so at such an argument the Lambda is another function than the one written.
+
+    >>> import sympy as sp
+    >>> sigma, a = sp.Function("sigma"), sp.Symbol("a", real=True)
+    >>> t = sp.Symbol("t", positive=True)
+    >>> variable_problem(sigma, sp.Lambda(t, 2 * sp.sqrt(t**2)), sigma(a))
+    'sigma := Lambda(t, 2*t) is written in t, declared positive, but sigma is applied to a, which is not known to be positive: SymPy has rewritten the body for such values only (declare the variable real, or with no assumptions)'
+    >>> variable_problem(sigma, sp.Lambda(t, 2 * t), sigma(a**2 + 1)) is None
+    True
+    """
+    if not isinstance(value, sp.Lambda):
+        return None
+    name = getattr(f, "__name__", str(f))
+    for k, var in enumerate(value.variables):
+        if var.assumptions0 in _PLAIN:  # (a real one: where it is applied, each argument's own scope says what is read)
+            continue
+        args = _arguments(f, k, applied_in)
+        for arg in [sp.Dummy("x", real=True)] if args is None else args:
+            if _broken_assumption(var, arg) is not None:
+                given = getattr(var, "_assumptions_orig", None) or {}
+                said = " and ".join(k if v else f"not {k}" for k, v in sorted(given.items())) or "narrower"
+                at = (f"is applied to {one_line(arg)}, which is not known to be {said}" if args is not None
+                      else "is a function of every real number")
+                return (f"{name} := {one_line(value)} is written in {var}, declared {said}, but {name} {at}: SymPy has "
+                        f"rewritten the body for such values only (declare the variable real, or with no assumptions)")
+    return None
+
+
 def function_problem(f, value, applied_in=None) -> str | None:
     """Why ``value`` cannot stand in for the undefined function ``f``; ``None`` when it can (see :func:`instance_problem`)."""
     if isinstance(value, sp.FunctionClass) and not isinstance(value, UndefinedFunction):
@@ -211,6 +264,9 @@ def function_problem(f, value, applied_in=None) -> str | None:
         return f"{f.__name__} := {value!r:.60} is not a function: give a one-argument sp.Lambda"
     if len(value.variables) != 1:
         return f"{f.__name__} := {sp.sstr(value)} takes {len(value.variables)} arguments; {f.__name__} takes one"
+    problem = variable_problem(f, value, applied_in)
+    if problem is not None:
+        return problem
     facts = function_facts(f)
     real = _real_arguments(f, applied_in) or not facts
     t = sp.Dummy("t", real=True) if real else sp.Dummy("t")
@@ -614,7 +670,7 @@ TEST_FUNCTIONS = (
 
 
 def _stand_ins(f, applied_in=None) -> list:
-    t = sp.Dummy("t", real=True)
+    t = sp.Dummy("t")  # (no body is rewritten for what t is declared: none is)
     chosen = [sp.Lambda(t, make(t)) for make in TEST_FUNCTIONS]
     return [lam for lam in chosen if function_problem(f, lam, applied_in) is None]
 
