@@ -166,3 +166,27 @@ def test_a_chain_holds_only_as_far_as_its_premise_is_proved():
         unit = rec("atlas.x.unit", verdict=verdict, expect=expect)
         got = way([lifted, unit], "B2")["status"]
         assert (got == "yes") is (status == "yes"), (verdict, got)
+
+
+@pytest.mark.parametrize("records", [
+    # two proved claims that use each other concluded 5.1 "yes": a cycle of uses is no ground
+    [rec("sym.a", proves=[("5.1", "⇒")], scope="every size", uses=["sym.b"]), rec("sym.b", uses=["sym.a"])],
+    [rec("sym.a", proves=[("5.1", "⇒")], scope="every size", uses=["sym.a"])],
+    [rec("sym.a", proves=[("5.1", "⇒")], scope="every size", uses=["sym.b"]), rec("sym.b", uses=["sym.c"]),
+     rec("sym.c", uses=["sym.b"])],
+], ids=["two", "itself", "below"])
+def test_a_direction_resting_on_a_cycle_of_uses_is_not_yes(records):
+    assert way(records, "5.1")["status"] != "yes"
+
+
+def test_a_chain_whose_premise_rests_on_a_cycle_is_not_yes():
+    records = [dict(rec("sym.chain", proves=[("5.1", "⇒")], scope="every size"), premise="sym.p"),
+               rec("sym.p", uses=["sym.q"]), rec("sym.q", uses=["sym.p"])]
+    assert way(records, "5.1")["status"] != "yes"
+    records[1]["uses"] = []
+    assert way(records, "5.1")["status"] == "yes"
+
+
+def test_an_identifier_stated_twice_is_refused_by_the_audit():
+    with pytest.raises(ValueError, match="sym.a is stated twice"):
+        audit([rec("sym.a", proves=[("5.1", "⇒")]), rec("sym.a", verdict="unproven")])

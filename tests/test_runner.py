@@ -195,3 +195,49 @@ def test_an_unreadable_notebook_fails_alone(tmp_path):
     [run] = runner.run_all([bad], tmp_path / "out", workers=1)
     assert run.error.startswith("cannot read 01_bad.ipynb: NotJSONError: Notebook does not appear to be JSON")
     assert run.output is None and run.claims == [] and not run.ok
+
+
+READ_SUITE = ("suite = derive.suite_table('.')\n"
+              "print(sorted((notebook, r['id'], r['verdict']) for notebook, r in suite.rows))")
+
+
+@pytest.mark.parametrize("whole", [True, False], ids=["every_notebook", "some"])
+def test_a_notebook_that_reads_the_suite_reads_this_run_after_every_other_one(tmp_path, whole):
+    # the overview's table and audit read the committed outputs: a run that changed a verdict (here t.two's stored
+    # outputs are stale) published the old one beside the new; within a run of the whole folder it reads the run
+    folder = tmp_path / "notebooks"
+    first = stored_notebook(folder / "01_claims.ipynb", [SETUP, ONE, TWO, THREE, TABLE], IDS)
+    overview = folder / "00_overview.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import derive"),
+                                         nbformat.v4.new_code_cell(READ_SUITE)])
+    nbformat.write(nb, overview)
+    paths = [overview, first] if whole else [overview]
+    done = {r.name: r for r in runner.run_all(paths, tmp_path / "out", workers=2)}
+    assert done["00_overview"].ok, done["00_overview"].error
+    printed = "".join(o.get("text", "") for c in nbformat.read(done["00_overview"].output, as_version=4).cells
+                      for o in c.get("outputs", []))
+    if whole:  # this run's verdicts, t.two refuted as the run found it (stored: refuted too, with a stale witness)
+        assert printed.strip() == str([("01_claims", "t.one", "proved"), ("01_claims", "t.three", "proved"),
+                                       ("01_claims", "t.two", "refuted")])
+        assert done["00_overview"].seconds >= 0 and done["01_claims"].ok
+    else:  # the overview alone: the committed outputs, as nbval compares them
+        assert printed.strip() == str([("01_claims", "t.one", "refuted"), ("01_claims", "t.three", "refuted"),
+                                       ("01_claims", "t.two", "refuted")])
+
+
+def test_the_overview_is_known_to_read_the_suite_and_a_step_is_not():
+    from derive.run.runner import _reads_suite
+    assert _reads_suite(Path(__file__).parent.parent / "notebooks" / "00_overview.ipynb")
+    assert not _reads_suite(Path(__file__).parent.parent / "notebooks" / "05_symmetry_breaking.ipynb")
+
+
+def test_check_fails_on_an_identifier_stated_in_two_notebooks(capsys):
+    # the graph read the first statement, the audit the last: a claim unproven in one notebook and proved in another
+    # under the same identifier counted as proved
+    one = runner.NotebookRun(Path("01_a.ipynb"), None, 0.1, [{"id": "t.same", "verdict": "proved", "expect": "proved"}])
+    two = runner.NotebookRun(Path("02_b.ipynb"), None, 0.1, [{"id": "t.same", "verdict": "unproven", "expect": None}])
+    assert cli.report([one, two]) == 1
+    captured = capsys.readouterr()
+    assert "stated in 2 notebooks: t.same (01_a, 02_b)" in captured.out
+    assert captured.err == "FAILED: 1 identifier stated in two notebooks or more\n"
+    assert cli.report([one]) == 0

@@ -143,6 +143,12 @@ def report(runs, as_json: bool = False, verbose: bool = False) -> int:
     not_run = [(r.name, c) for r in runs for c in r.not_run]
     bad = [(r.name, c) for r in runs for c in r.claims if describe.unexpected(c)]
     failed = [r for r in runs if r.error]
+    where: dict[str, list[str]] = {}
+    for r in runs:
+        for c in r.claims:
+            where.setdefault(c["id"], []).append(r.name)
+    # an identifier stated in two notebooks: the graph, the audit and the pages would each read another statement
+    twice = {i: names for i, names in where.items() if len(set(names)) > 1}
     counts = [f"{n} {v}" for v, n in describe.verdict_counts(claims)] + ([f"{len(not_run)} not run"] if not_run else [])
     total = len(claims) + len(not_run)
     lines = [f"{_plural(total, 'claim')} in {_plural(len(runs), 'notebook')}" + (f": {', '.join(counts)}" if counts else "")]
@@ -153,13 +159,17 @@ def report(runs, as_json: bool = False, verbose: bool = False) -> int:
         lines += _listing(f"not run in {name}", [c["id"] for n, c in not_run if n == name])
     for r in failed:
         lines.append(describe.shorten(f"failed: {r.name}: {r.error}", WIDTH))
+    for i, names in twice.items():
+        lines.append(describe.shorten(f"stated in {len(set(names))} notebooks: {i} ({', '.join(dict.fromkeys(names))})",
+                                      WIDTH))
     if claims:
         lines.insert(1, second.summary_line(claims))
     print(("" if as_json or not verbose else "\n") + "\n".join(lines), file=out)
-    if bad or failed or not_run:
+    if bad or failed or not_run or twice:
         parts = [_plural(len(bad), "unexpected verdict")] if bad else []
         parts += [f"{_plural(len(not_run), 'claim')} not run"] if not_run else []
         parts += [f"{_plural(len(failed), 'notebook')} failed"] if failed else []
+        parts += [f"{_plural(len(twice), 'identifier')} stated in two notebooks or more"] if twice else []
         print(f"FAILED: {', '.join(parts)}", file=sys.stderr)
         return 1
     print("every verdict as expected", file=out)
@@ -178,23 +188,10 @@ def cmd_check(args) -> int:
 def cmd_refresh(args) -> int:
     """Re-execute notebooks in place, so their committed outputs are those of a fresh run.
 
-    A notebook that summarises the others' committed outputs (it calls ``suite_table``) runs after them, so
-    its summary is of the outputs just written.
+    A notebook that summarises the others' committed outputs (it calls ``suite_table``) runs after them
+    (:func:`derive.run.runner.run_all`), so its summary is of the outputs just written.
     """
-    paths = _select(args)
-    summaries = [p for p in paths if "suite_table(" in p.read_text(encoding="utf-8")]
-    rest = [p for p in paths if p not in summaries]
-    done = []
-
-    def progress(_done, _total, run):
-        done.append(run)
-        _progress(len(done), len(paths), run)
-
-    runs = []
-    for batch in (b for b in (rest, summaries) if b):
-        runs += _run(args, batch, None, progress)
-    order = {p: k for k, p in enumerate(paths)}
-    return report(sorted(runs, key=lambda r: order[r.source]), verbose=args.verbose)
+    return report(_run(args, _select(args), None), verbose=args.verbose)
 
 
 def cmd_classify(args) -> int:

@@ -4,7 +4,8 @@ A claim or chain says which direction of which item its checked conclusion is (`
 audit reads only that and the records. A direction is
 
 * ``yes`` when some claim concludes it and every claim that does is settled (proved, or refuted as expected: a
-  case the argument shows to fail) and rests, all the way down its ``uses``, on proved claims;
+  case the argument shows to fail) and rests, all the way down its ``uses``, on settled claims, never on a cycle
+  of them;
 * ``partly`` when some but not all of that holds; ``no`` when no claim concludes it, or none is settled.
 
 Its scope is the narrowest scope of the proofs it rests on, transitively: the sizes of any proof at explicit
@@ -44,9 +45,9 @@ def _settles(record) -> bool:
         record["verdict"] in (Verdict.REFUTED.value, Verdict.CHECKED.value) and record.get("expect") == record["verdict"])
 
 
-def _closure(records, by_id) -> tuple[list, bool]:
-    """Every record the given ones rest on (themselves included), and whether every one of them is there."""
-    seen, out, complete = set(), [], True
+def _closure(records, by_id) -> list:
+    """Every record the given ones rest on (themselves included) that is there."""
+    seen, out = set(), []
     todo = list(records)
     while todo:
         r = todo.pop()
@@ -54,12 +55,26 @@ def _closure(records, by_id) -> tuple[list, bool]:
             continue
         seen.add(r["id"])
         out.append(r)
-        for u in r.get("uses") or ():
-            if u in by_id:
-                todo.append(by_id[u])
-            else:
-                complete = False
-    return out, complete
+        todo += [by_id[u] for u in r.get("uses") or () if u in by_id]
+    return out
+
+
+def _grounded(by_id) -> set:
+    """The identifiers of the records that settle (:func:`_settles`) and rest, all the way down their uses, on records
+    that do; a chain's premise must be proved and so grounded too (a premise refuted, even as expected, is no
+    ground). A least fixed point: a record on a cycle of uses, or resting on one, or on an identifier stated nowhere,
+    is never grounded."""
+    ground: set = set()
+    changed = True
+    while changed:
+        changed = False
+        for i, r in by_id.items():
+            premise = r.get("premise")
+            if i not in ground and _settles(r) and all(u in ground for u in r.get("uses") or ()) and (
+                    not premise or premise in ground and by_id[premise]["verdict"] == Verdict.PROVED.value):
+                ground.add(i)
+                changed = True
+    return ground
 
 
 def _scope(concluding, closure) -> str:
@@ -77,19 +92,13 @@ def _scope(concluding, closure) -> str:
     return "numeric evidence at " + scope if evidence else scope
 
 
-def _direction(item, arrow, records, by_id) -> dict:
+def _direction(item, arrow, records, by_id, ground) -> dict:
     concluding = [r for r in records if [item, arrow] in [list(p) for p in r.get("proves") or ()]]
     if not concluding:
         return {"status": "no", "scope": "—", "claims": []}
-    closure, complete = _closure(concluding, by_id)
+    closure = _closure(concluding, by_id)
     settled = [r for r in concluding if _settles(r)]
-    below = [r for r in closure if r not in concluding]
-    rests = complete and all(r["verdict"] == Verdict.PROVED.value or _settles(r) for r in below)
-    # a chain that concludes from a claim (its premise) holds only as far as that claim is proved: a premise
-    # refuted, even as expected, is no ground
-    rests = rests and all(by_id.get(r["premise"], {}).get("verdict") == Verdict.PROVED.value
-                          for r in closure if r.get("premise"))
-    status = "yes" if len(settled) == len(concluding) and rests else "partly" if settled else "no"
+    status = "yes" if all(r["id"] in ground for r in concluding) else "partly" if settled else "no"
     scope = _scope(concluding, closure)
     if item in paper.EVERY_SIZE:  # the paper says every size: numbers alone are not that
         scope = {"scalar": "scalar only, not every size",
@@ -144,12 +153,17 @@ def audit(records) -> Audit:
     for r in records:
         if not isinstance(r, dict) or not {"id", "verdict"} <= set(r):
             raise TypeError(f"audit: expected claim records (dicts with id and verdict), got {r!r:.80}")
-    by_id = {r["id"]: r for r in records}
+    by_id = {}
+    for r in records:
+        if r["id"] in by_id:  # (which of the two would the rest of the suite read?)
+            raise ValueError(f"audit: {r['id']} is stated twice; give each statement an identifier of its own")
+        by_id[r["id"]] = r
+    ground = _grounded(by_id)
     rows = []
     for entry in paper.ITEMS:
         item = entry.id
         mine = [r for r in records if item in paper.items_of(r)]
-        directions = {a: _direction(item, a, records, by_id) for a in paper.directions_of(item)}
+        directions = {a: _direction(item, a, records, by_id, ground) for a in paper.directions_of(item)}
         rows.append({"item": item, "says": entry.label, "claims": len(mine),
                      "verdicts": describe.verdict_counts(mine), "directions": directions,
                      "scope": _narrowest([d["scope"] for d in directions.values()]),

@@ -25,9 +25,16 @@ from ..kernel import describe
 from ..present import render
 from ..present.tables import SuiteTable
 
-__all__ = ["NotebookRun", "NOT_RUN", "find_notebooks", "run_one", "run_all", "claims_of", "recorded_seconds", "suite_table"]
+__all__ = ["NotebookRun", "NOT_RUN", "SUITE_FROM", "find_notebooks", "run_one", "run_all", "claims_of", "recorded_seconds",
+           "suite_table"]
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colour codes in kernel tracebacks
+#: where :func:`suite_table` reads a folder's notebooks from instead of the folder itself: a run that executes every
+#: notebook of a folder sets it, in the kernel of a notebook that reads the suite, to the folder the run writes its
+#: executed notebooks to, so that the table is that run's and not the committed outputs'
+SUITE_FROM: dict[str, str] = {}
+#: what shows that a notebook reads the suite's claims (it is run after every other notebook of its folder)
+_READS_SUITE = "suite_table("
 #: the verdict of a claim the stored notebook has and a failed run did not make (never a :class:`Verdict`)
 NOT_RUN = "not run"
 
@@ -126,7 +133,14 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
-async def _execute(source: Path, out_dir: Path | None, timeout: int) -> NotebookRun:
+def _reads_suite(path: Path) -> bool:
+    try:
+        return _READS_SUITE in path.read_text(encoding="utf-8")
+    except OSError:
+        return False
+
+
+async def _execute(source: Path, out_dir: Path | None, timeout: int, suite_from: Path | None = None) -> NotebookRun:
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
@@ -143,6 +157,10 @@ async def _execute(source: Path, out_dir: Path | None, timeout: int) -> Notebook
     error, made = "", None
     try:
         async with kernels.running(source.parent.resolve()) as (km, kc):
+            if suite_from is not None:  # (silent: no execution count, no output)
+                code = (f"__import__('derive.run.runner', fromlist=['SUITE_FROM']).SUITE_FROM["
+                        f"{str(source.parent.resolve())!r}] = {str(Path(suite_from).resolve())!r}")
+                await kc.execute_interactive(code, silent=True, store_history=False, timeout=60)
             client = NotebookClient(nb, km=km, timeout=timeout)
             client.kc = kc
             try:
@@ -205,7 +223,9 @@ def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=No
     The kernels are forked from a process that has already imported what the notebooks import
     (:mod:`derive.run.kernels`), so a notebook's time is its own work, not Python's start-up. The notebooks whose
     stored run took longest start first (:func:`recorded_seconds`), so that none of them is left running alone
-    at the end; the runs are returned in the order of ``paths``.
+    at the end; the runs are returned in the order of ``paths``. A notebook that reads the suite's claims (the
+    overview: :func:`suite_table`) starts once every other one has finished, and when this run executes every
+    notebook of its folder, it reads them as this run wrote them (:data:`SUITE_FROM`), not as committed.
 
     >>> import tempfile, nbformat
     >>> from pathlib import Path
@@ -230,12 +250,18 @@ def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=No
         running["loop"], running["task"] = asyncio.get_running_loop(), asyncio.current_task()
         slots = asyncio.Semaphore(workers)
 
-        async def one(path):
+        async def one(path, after=(), suite_from=None):
+            if after:  # (each of them finished, whether it failed or not)
+                await asyncio.gather(*after, return_exceptions=True)
             async with slots:
-                return await _execute(path, out_dir, timeout)
+                return await _execute(path, out_dir, timeout, suite_from)
 
-        longest_first = sorted(paths, key=recorded_seconds, reverse=True)
+        readers = [p for p in paths if _reads_suite(p)]
+        longest_first = sorted((p for p in paths if p not in readers), key=recorded_seconds, reverse=True)
         tasks = [asyncio.ensure_future(one(p)) for p in longest_first]  # they take the slots in this order
+        for reader in readers:
+            whole = {q.resolve() for q in find_notebooks(reader.parent)} <= {q.resolve() for q in paths}
+            tasks.append(asyncio.ensure_future(one(reader, tuple(tasks), out_dir if whole else None)))
         try:
             for next_done in asyncio.as_completed(tasks):
                 run = await next_done
@@ -280,14 +306,16 @@ def run_all(paths, out_dir: Path | None, workers: int | None = None, progress=No
 
 
 def suite_table(root="notebooks", exclude=("00_overview",)) -> SuiteTable:
-    """The claims of every numbered notebook under ``root``, as their committed outputs record them.
+    """The claims of every numbered notebook under ``root``, as their committed outputs record them, or, within a run
+    of every notebook of ``root`` (``derive check``, ``derive build``), as that run wrote them (:data:`SUITE_FROM`).
 
     nbval re-executes each of those notebooks and compares these outputs, so the table shows verified runs.
     """
     import nbformat
 
     found = find_notebooks(root)
-    read = [path for path in found if path.stem not in exclude]
+    here = Path(SUITE_FROM.get(str(Path(root).resolve()), root))
+    read = [here / path.name for path in found if path.stem not in exclude]
     rows = [(path.stem, record) for path in read for record in claims_of(nbformat.read(path, as_version=4))]
     # a table that leaves a notebook out (the overview, whose own outputs are being written) says so in its heading
     return SuiteTable(rows, f"in the other {len(read)} notebooks" if len(read) < len(found) else "in the suite")
