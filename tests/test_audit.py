@@ -190,3 +190,26 @@ def test_a_chain_whose_premise_rests_on_a_cycle_is_not_yes():
 def test_an_identifier_stated_twice_is_refused_by_the_audit():
     with pytest.raises(ValueError, match="sym.a is stated twice"):
         audit([rec("sym.a", proves=[("5.1", "⇒")]), rec("sym.a", verdict="unproven")])
+
+
+_D = __import__("sympy").Symbol("d", integer=True, positive=True)
+_M = __import__("sympy").Symbol("m", integer=True, positive=True)
+
+
+@pytest.mark.parametrize("condition, said", [
+    # a claim at every size but for an assumption on its sizes alone was read as proved at every size
+    (lambda sp: sp.Eq(_D, 1), "sizes d=1"),
+    (lambda sp: _D > 2, "sizes d > 2"),
+    (lambda sp: sp.Eq(_D, _M), "sizes d=m"),
+    (lambda sp: sp.Eq(sp.MatrixSymbol("X", _D, _M)[0, 0], 1), "every size"),
+], ids=["one", "above", "equal", "entry"])
+def test_an_assumption_on_the_sizes_alone_narrows_the_scope(condition, said):
+    import sympy as sp
+
+    import derive
+    X = sp.MatrixSymbol("X", _D, _M)
+    c = derive.claim("symmetric.narrowed", sp.HadamardProduct(X, X + X), 2 * sp.HadamardProduct(X, X),
+                     assume=[condition(sp)],
+                     proves=[("5.1", "⇒")], expect=None).prove()
+    assert c.verdict.value == "proved", c.evidence.detail
+    assert way([c.record()], "5.1") == {"status": "yes", "scope": said, "claims": ["symmetric.narrowed"]}

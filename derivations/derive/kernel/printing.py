@@ -793,8 +793,8 @@ def _size_tex(printer, size) -> str:
 def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     """``(tex, text)``: for which values the statement about ``objects`` is claimed, read off the objects.
 
-    ``text`` is ``"every size"`` when a size is a symbol, the sizes (``"d=2, m=2, n=2"``) for explicit matrices,
-    and ``""`` for scalar statements. With ``conjunctions`` (the equations of an implication chain), an explicit
+    ``text`` is ``"every size"`` when a size is a symbol (or what the assumptions on the sizes alone say of them:
+    ``"d=1"``), the sizes (``"d=2, m=2, n=2"``) for explicit matrices, and ``""`` for scalar statements. With ``conjunctions`` (the equations of an implication chain), an explicit
     matrix of scalar expressions is a list of scalar equations, one per entry, not a statement at its size.
 
     >>> import sympy as sp
@@ -804,6 +804,10 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     >>> M, N = sp.MatrixSymbol("M", 2, 2), sp.MatrixSymbol("N", 2, 2)
     >>> scope([(M * N).T, N.T * M.T], conjunctions=True)[1]
     'M, N: 2×2'
+    >>> d = sp.Symbol("d", integer=True, positive=True)
+    >>> X = sp.MatrixSymbol("X", d, d)
+    >>> scope([X], assume=[sp.Eq(d, 1)])[1], scope([X], assume=[sp.Eq(X[0, 0], 1)])[1]
+    ('d=1', 'every size')
     """
     objects = [o for o in objects if o is not None]
     symbolic, concrete = sizes_of(objects)
@@ -832,7 +836,11 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
         if names:
             parts.append(rf"\text{{all sizes }} {names} \geq {least}")
     if symbolic or size_syms:
-        text = "every size"
+        # an assumption on the sizes alone (d = 1, d > 2) narrows them: "every size" would say more than is claimed
+        sizes = set(symbolic) | set(size_syms)
+        narrowing = [c for c in assume if isinstance(c, sp.Basic) and c.free_symbols and c.free_symbols <= sizes]
+        text = ", ".join(f"{sp.sstr(c.lhs)}={sp.sstr(c.rhs)}" if isinstance(c, sp.Eq) else sp.sstr(c)
+                         for c in narrowing) or "every size"
     elif concrete:
         text = ", ".join(f"{k}={concrete[k]}" for k in ("d", "m", "n", "r") if k in concrete)
     else:
