@@ -213,3 +213,21 @@ def test_an_assumption_on_the_sizes_alone_narrows_the_scope(condition, said):
                      proves=[("5.1", "⇒")], expect=None).prove()
     assert c.verdict.value == "proved", c.evidence.detail
     assert way([c.record()], "5.1") == {"status": "yes", "scope": said, "claims": ["symmetric.narrowed"]}
+
+
+@pytest.mark.parametrize("records, item", [
+    # a d = 2 claim filed under 5.3 by its identifier made the box fully proved while the audit read both directions
+    # of 5.3 as not concluded; so did a claim tagged paper= with no proves=, and one proving one way of two
+    ([rec("gated.exchange.d2", scope="d=2, m=2, n=1")], "5.3"),
+    ([rec("kv.elsewhere", paper=["1.1"])], "1.1"),
+    ([rec("lemma.one_way", proves=[("6.1", "⇒")], paper=["6.1"])], "6.1"),
+], ids=["by_identifier", "by_paper", "one_way_of_two"])
+def test_the_blueprint_never_shows_an_item_fully_proved_that_the_audit_does_not_read_as_concluded(records, item):
+    from derive.site.blueprint import blueprint
+    from derive.site.graph import claim_graph
+
+    graph = claim_graph([("05_x", records)])
+    assert blueprint(graph).items[item].status == "fully-proved"  # the claims alone
+    assert blueprint(graph, audit(records).concluded()).items[item].status == "open"
+    records[0]["proves"] = [[item, a] for a in ("⇒", "⇐")]
+    assert blueprint(claim_graph([("05_x", records)]), audit(records).concluded()).items[item].status == "fully-proved"

@@ -135,6 +135,10 @@ class Audit:
         table = render.html_table(_HEAD, rows, kind="audit", labels=["", ""] + _HEAD[2:])  # a card per item on a phone
         return {"text/html": table, "text/plain": str(self), AUDIT_MIME: [self._cells(r) for r in self.rows]}, {}
 
+    def concluded(self) -> dict[str, bool]:
+        """Item → whether every direction of it is ``yes``."""
+        return {r["item"]: all(d["status"] == "yes" for d in r["directions"].values()) for r in self.rows}
+
     def json(self) -> list[dict]:
         """The rows as ``derive audit --json`` prints them."""
         return [{"item": r["item"], "says": r["says"], "scope": r["scope"], "directions": r["directions"],

@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 from ..kernel import describe
 from ..present import layout, paper, plain, render
+from ..present.audit import audit
 from .. import second
 from ..run.runner import NotebookRun, claims_of
 from ..kernel.verdict import Verdict
@@ -402,7 +403,7 @@ def _index_context(runs, notebooks, graph: ClaimGraph, entries, href, title, scr
     cycles = sorted(graph.cycles())
     if cycles:
         problems.append("claims that use each other in a circle: " + ", ".join(cycles))
-    bp = blueprint.blueprint(graph)
+    bp = blueprint.blueprint(graph, audit(claims).concluded())
     svg = blueprint.dot_svg(blueprint.blueprint_dot(
         bp, lambda item: f"claims.html#item-{item}" if bp.items[item].claims else None), "blueprint")
     paper_steps = []

@@ -34,6 +34,8 @@ ITEM_STATUSES = {
                 "#0b3d1a", "#0b3d1a", "#ffffff"),
     "refuted": ("refuted as expected, by certified witnesses", "#b35900", "#b35900", "#ffffff"),
     "proved": ("proved on unproved ground: a claim used is not proved", "#dafbe1", "#1a7f37", "#0b3d1a"),
+    "open": ("its claims hold, but do not conclude it: the audit reads a direction of it as not concluded",
+             "#fff8c5", "#9a6700", "#4d2d00"),
     "checked": ("rests on numeric evidence somewhere", "#0969da", "#0969da", "#ffffff"),
     "unproven": ("a claim is unproven, or uses one stated nowhere", "#6e7781", "#6e7781", "#ffffff"),
     "unexpected": ("a verdict differs from the one expected", "#ffebe9", "#cf222e", "#82071e"),
@@ -88,8 +90,17 @@ def item_status(statuses: list[str], unexpected: bool) -> str:
     return "settled" if "refuted" in statuses else "fully-proved"
 
 
-def blueprint(graph: ClaimGraph) -> Blueprint:
-    """The blueprint of the claims of ``graph`` (missing identifiers left out)."""
+def blueprint(graph: ClaimGraph, concluded: dict | None = None) -> Blueprint:
+    """The blueprint of the claims of ``graph`` (missing identifiers left out); with ``concluded`` (item → whether
+    the audit reads every direction of it as concluded, :func:`derive.present.audit.audit`), an item whose claims all
+    hold but which the audit does not read as concluded is ``open``, never fully proved: a claim filed under an item
+    (by its identifier or ``paper=``) need not state it, at its sizes, both ways.
+
+    >>> from derive.site.graph import claim_graph
+    >>> g = claim_graph([("05_x", [{"id": "gated.exchange.d2", "verdict": "proved", "uses": []}])])
+    >>> blueprint(g).items["5.3"].status, blueprint(g, {"5.3": False}).items["5.3"].status
+    ('fully-proved', 'open')
+    """
     if not isinstance(graph, ClaimGraph):
         raise TypeError(f"blueprint: expected a ClaimGraph, got {type(graph).__name__}")
     items = {i.id: ItemNode(i.id, i.step, i.label) for i in paper.ITEMS}
@@ -107,6 +118,8 @@ def blueprint(graph: ClaimGraph) -> Blueprint:
     for it in items.values():
         statuses = [graph.nodes[c].status for c in it.claims]
         it.status = item_status(statuses, any(graph.nodes[c].unexpected for c in it.claims))
+        if concluded is not None and it.status in ("fully-proved", "settled") and not concluded.get(it.id, False):
+            it.status = "open"
         verdicts = [graph.nodes[c].verdict for c in it.claims]
         it.counts = {v: verdicts.count(v) for v in ("proved", "refuted", "checked", "unproven") if v in verdicts}
     edges = sorted({(where[u], where[v]) for u, v in graph.edges if u in where and v in where and where[u] != where[v]},
