@@ -191,6 +191,38 @@ def test_a_function_written_in_a_variable_narrower_than_its_arguments_is_refused
     refused(build, "declared (positive|integer|nonnegative)")
 
 
+_MI, _KI, _XR = sp.Symbol("m", integer=True), sp.Symbol("k", integer=True), sp.Symbol("x", real=True)
+
+
+@pytest.mark.parametrize("build", [
+    # a Subs whose variable is declared narrower than its point: SymPy built the body for the declared values, and
+    # Σ_{k=0}^{2} δ(k, m) at m = x was proved equal to [0 ≤ x ≤ 2] (0 beside 1 at x = ½; refuted written without Subs)
+    lambda: free("bind.subs_real", sp.Subs(sp.Sum(sp.KroneckerDelta(_KI, _MI), (_KI, 0, 2)), _MI, _XR),
+                 sp.Subs(sp.Piecewise((1, (_MI >= 0) & (_MI <= 2)), (0, True)), _MI, _XR)),
+    # a range that runs forwards for the declared m, backwards at the point: proved −2 under both readings' values
+    lambda: free("bind.subs_backwards", sp.Subs(sp.Sum(1 - sp.KroneckerDelta(_KI, 0), (_KI, sp.Symbol("m", integer=True,
+                 negative=True), -2)), sp.Symbol("m", integer=True, negative=True), 1), -2),
+    lambda: derive.chain("bind.subs_half", (sp.Subs(sp.Sum(1, (_KI, 0, sp.Symbol("m", integer=True, nonnegative=True))),
+                                                    sp.Symbol("m", integer=True, nonnegative=True), sp.Rational(1, 2)),
+                                            sp.Rational(3, 2)), expect=None),
+    # a FunctionMatrix takes its entry at index 0 too: i declared positive made row 0 an empty-printed Σ_{k=1}^{-1}
+    lambda: free("bind.function_matrix", sp.FunctionMatrix(3, 1, sp.Lambda((sp.Symbol("i", integer=True, positive=True),
+                 _KI), sp.Sum(1, (sp.Symbol("q", integer=True), 1, sp.Symbol("i", integer=True, positive=True) - 1)))),
+                 sp.Matrix([[-1], [0], [1]])),
+], ids=["subs_real_point", "subs_backwards", "subs_chain", "function_matrix"])
+def test_a_variable_bound_narrower_than_the_values_it_takes_is_refused(build):
+    refused(build, "declared .*which .* is not known to be")
+
+
+def test_variables_bound_as_broadly_as_their_values_are_read():
+    m = sp.Symbol("m")
+    c = free("bind.subs_plain", sp.Subs(m**2 + m, m, _XR), _XR**2 + _XR).decide()  # (read, not refused)
+    assert c.verdict in (P, C), c.evidence.detail
+    i, j = sp.symbols("i j", integer=True, nonnegative=True)
+    c = free("bind.function_matrix_ok", sp.FunctionMatrix(2, 1, sp.Lambda((i, j), i + j)), sp.Matrix([[0], [1]])).decide()
+    assert c.verdict in (P, U), c.evidence.detail  # (read, not refused)
+
+
 def test_a_function_in_a_variable_its_arguments_meet_is_read():
     j = sp.Symbol("j", integer=True)
     c = free("fn.narrow_met", F_(j + 1), j + 2, where={F_: sp.Lambda(_TI, _TI + 1)}).decide()
@@ -707,3 +739,14 @@ def test_tan_and_cot_past_a_symbolic_half_turn_are_held(lhs, rhs):
 def test_functions_of_real_and_closed_arguments_are_read_as_before():
     assert sp.exp(sp.I).is_real is False and sp.cosh(_XZ).is_real and sp.erf(_XZ).is_real
     assert (sp.I * _PZ).is_real is False and sp.fresnelc(_XZ).is_finite and sp.tan(_XZ + sp.pi / 2) == -sp.cot(_XZ)
+
+
+@pytest.mark.parametrize("rule", [
+    # divide and multiply took ±∞ and zoo with no condition, though a claim refuses them everywhere else
+    lambda: derive.rules.divide(sp.oo),
+    lambda: derive.rules.divide(sp.zoo),
+    lambda: derive.rules.multiply(-sp.oo),
+    lambda: derive.rules.multiply(sp.nan),
+], ids=["divide_oo", "divide_zoo", "multiply_minus_oo", "multiply_nan"])
+def test_a_chain_rule_by_an_infinite_value_is_refused(rule):
+    refused(rule, "is not a number")

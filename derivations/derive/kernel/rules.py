@@ -263,6 +263,8 @@ def divide(by) -> Rule:
     <Verdict.PROVED: 'proved'>
     """
     wellformed.refuse_inexact("divide", by)
+    if isinstance(by, sp.Basic):  # (±∞, zoo and nan are no numbers to divide by)
+        wellformed.refuse_undefined("divide", by)
     if isinstance(by, (MatrixExpr, sp.MatrixBase)):  # A·J = B·J does not give A = B for a singular J
         raise TypeError(f"divide: by is a matrix ({sp.sstr(by)[:40]}); multiply by its inverse instead, "
                         "rules.multiply(M.inv(), on=...), with Q.invertible(M) assumed")
@@ -300,6 +302,8 @@ def multiply(by, on: str = "left") -> Rule:
     wellformed.refuse_inexact("multiply", by)
     if isinstance(by, int) and not isinstance(by, bool):
         by = sp.Integer(by)
+    if isinstance(by, sp.Basic):  # (nor to multiply by)
+        wellformed.refuse_undefined("multiply", by)
     if isinstance(by, sp.MatrixBase):
         by = sp.ImmutableMatrix(by)
         if not by.shape[0] or not by.shape[1]:

@@ -597,32 +597,73 @@ def check_statement(where: str, *exprs) -> None:
                 raise ValueError(f"{where}: {exc}") from None
     refuse_live_names(where, *exprs)
     refuse_entries_capture(where, *exprs)
-    refuse_narrow_entrywise(where, *exprs)
+    refuse_narrow_variables(where, *exprs)
     named = names_in(*exprs)
     refuse_same_names(where, named)
     refuse_unread_assumptions(where, named)
     refuse_two_leaves(where, *exprs)
 
 
-def refuse_narrow_entrywise(where: str, *exprs) -> None:
-    """Raise ValueError for a function applied entry by entry that is a ``Lambda`` in a variable declared narrower
-    than the reals (the entries of a matrix are real numbers): SymPy has rewritten its body for those values only
-    (``√(t²)`` is ``t`` for a positive t), so it is another function than the one written.
+_REAL_FACTS = sp.Symbol("t", real=True).assumptions0
+
+
+def _unmet(variable, value) -> str | None:
+    """How ``variable`` is declared (``"integer=True"``) when it is declared narrower than the reals and ``value`` is
+    not known to meet every assumption that follows from that, or ``None`` (a variable declared real or nothing: its
+    value is read where it is put, as the kernel reads a bound variable where it ranges)."""
+    if variable.assumptions0 == _REAL_FACTS:
+        return None
+    for prop, wanted in variable.assumptions0.items():
+        if prop != "commutative" and getattr(value, f"is_{prop}", None) is not wanted:
+            given = getattr(variable, "_assumptions_orig", None) or {prop: wanted}
+            return ", ".join(f"{k}={v}" for k, v in sorted(given.items()))
+    return None
+
+
+def refuse_narrow_variables(where: str, *exprs) -> None:
+    """Raise ValueError for a variable bound by a ``Subs``, a ``FunctionMatrix`` or a function applied entry by entry
+    and declared narrower than the values it takes there: SymPy has built what it binds for the values declared only
+    (``⌊m⌋`` is ``m`` and ``Σ_{k=0}^{2} δ(k, m)`` is read by its integer terms for an integer m, ``√(t²)`` is ``t`` for a
+    positive t), so at another value it is not what is written. ``Subs(…, m, x)`` with m integer and x real is so;
+    a ``FunctionMatrix`` takes its entry at every index from 0 (a variable declared positive misses row 0); the
+    entries of a matrix are real numbers.
 
     >>> import sympy as sp
     >>> t, A = sp.Symbol("t", positive=True), sp.MatrixSymbol("A", 2, 2)
-    >>> refuse_narrow_entrywise("doc", A.applyfunc(sp.Lambda(t, sp.sqrt(t**2) + 1)))
+    >>> refuse_narrow_variables("doc", A.applyfunc(sp.Lambda(t, sp.sqrt(t**2) + 1)))
     Traceback (most recent call last):
     ...
     ValueError: doc: the variable t of the function applied entry by entry is declared positive=True: SymPy has rewritten its body for those values only; declare it real
+    >>> m, x = sp.Symbol("m", integer=True), sp.Symbol("x", real=True)
+    >>> refuse_narrow_variables("doc", sp.Subs(sp.floor(m) + m**2, m, x))
+    Traceback (most recent call last):
+    ...
+    ValueError: doc: Subs(m**2 + m, m, x) puts x for m, declared integer=True, which x is not known to be: SymPy built what it binds for those values only; declare m as broadly as its value
     """
+    index = sp.Dummy("i", integer=True, nonnegative=True)
     for expr in exprs:
         if not isinstance(expr, sp.Basic):
             continue
-        for node in expr.atoms(ElementwiseApplyFunction):
-            if isinstance(node.function, sp.Lambda):
-                for variable in node.function.variables:
-                    require_real_variable(where, "the function applied entry by entry", variable)
+        for node in expr.atoms(ElementwiseApplyFunction, sp.Subs, sp.FunctionMatrix):
+            if isinstance(node, ElementwiseApplyFunction):
+                if isinstance(node.function, sp.Lambda):
+                    for variable in node.function.variables:
+                        require_real_variable(where, "the function applied entry by entry", variable)
+                continue
+            if isinstance(node, sp.Subs):
+                pairs = list(zip(node.variables, node.point))
+            elif isinstance(node.lamda, sp.Lambda):
+                pairs = [(v, index) for v in node.lamda.variables]
+            else:
+                continue
+            for variable, value in pairs:
+                unmet = _unmet(variable, value) if isinstance(variable, sp.Symbol) else None
+                if unmet is not None:
+                    at = (f"puts {sp.sstr(value)} for {variable}" if isinstance(node, sp.Subs)
+                          else f"takes its entries at every index from 0 in {variable}")
+                    raise ValueError(f"{where}: {_short(node)} {at}, declared {unmet}, which "
+                                     f"{'it' if value is index else sp.sstr(value)} is not known to be: SymPy built "
+                                     f"what it binds for those values only; declare {variable} as broadly as its value")
 
 
 def refuse_unread_assumptions(where: str, symbols) -> None:
