@@ -229,7 +229,11 @@ VERDICTS = {
 @pytest.mark.parametrize("case", sorted(VERDICTS))
 def test_a_verdict_resting_on_a_fact_that_fails_is_not_proved(case):
     build, point = VERDICTS[case]
-    statement = build()
+    try:
+        statement = build()
+    except ValueError as exc:  # (or refused: an integral over a variable declared positive takes it negative too)
+        assert "\n" not in str(exc) and "integrates over every real value" in str(exc), exc
+        return
     assert statement.verdict is not derive.Verdict.PROVED, (case, statement.evidence.detail, point)
 
 

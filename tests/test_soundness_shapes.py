@@ -209,7 +209,12 @@ _MI, _KI, _XR = sp.Symbol("m", integer=True), sp.Symbol("k", integer=True), sp.S
     lambda: free("bind.function_matrix", sp.FunctionMatrix(3, 1, sp.Lambda((sp.Symbol("i", integer=True, positive=True),
                  _KI), sp.Sum(1, (sp.Symbol("q", integer=True), 1, sp.Symbol("i", integer=True, positive=True) - 1)))),
                  sp.Matrix([[-1], [0], [1]])),
-], ids=["subs_real_point", "subs_backwards", "subs_chain", "function_matrix"])
+    # an integral's variable declared positive: ∫_{-1}^{1} sign t dt was built as ∫_{-1}^{1} 1 dt and checked equal to 2
+    lambda: free("bind.integral_sign", sp.Integral(sp.sign(sp.Symbol("t", positive=True)), (sp.Symbol("t", positive=True),
+                 -1, 1)), 2),
+    lambda: free("bind.integral_abs", sp.Integral(sp.Abs(sp.Symbol("t", nonnegative=True)) * _XR,
+                 (sp.Symbol("t", nonnegative=True), -1, 1)), 0),
+], ids=["subs_real_point", "subs_backwards", "subs_chain", "function_matrix", "integral_sign", "integral_abs"])
 def test_a_variable_bound_narrower_than_the_values_it_takes_is_refused(build):
     refused(build, "declared .*which .* is not known to be")
 
@@ -750,3 +755,58 @@ def test_functions_of_real_and_closed_arguments_are_read_as_before():
 ], ids=["divide_oo", "divide_zoo", "multiply_minus_oo", "multiply_nan"])
 def test_a_chain_rule_by_an_infinite_value_is_refused(rule):
     refused(rule, "is not a number")
+
+
+# -- entries of special matrices at symbolic indices (derive.kernel.entries), and diag of a column ---------------------
+def _perm(*image):
+    return sp.PermutationMatrix(sp.combinatorics.Permutation(list(image)))
+
+
+def _companion(poly):
+    from sympy.matrices.expressions.companion import CompanionMatrix
+    return CompanionMatrix(sp.Poly(poly, T_))
+
+
+_X3 = sp.MatrixSymbol("X", 3, 3)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # SymPy read a permutation matrix's generic entry δ(p(i), j) as 0: P = 0 and P·X = 0 were proved
+    (lambda: _perm(1, 0, 2), lambda: sp.ZeroMatrix(3, 3)),
+    (lambda: _perm(1, 0, 2) * _X3, lambda: sp.ZeroMatrix(3, 3)),
+    (lambda: _perm(2, 0, 1) + sp.Identity(3), lambda: sp.Identity(3)),
+    (lambda: sp.KroneckerProduct(_perm(1, 0), sp.Identity(2)), lambda: sp.ZeroMatrix(4, 4)),
+    # the rows of a matrix permuted were read at p(i), so with the same δ
+    (lambda: sp.MatrixPermute(sp.Identity(3), sp.combinatorics.Permutation([1, 0, 2])), lambda: sp.ZeroMatrix(3, 3)),
+    # a companion matrix compared its indices as written: every entry read 0
+    (lambda: _companion(T_**2 + 1), lambda: sp.ZeroMatrix(2, 2)),
+    (lambda: _companion(T_**2 + 1) + sp.Identity(2), lambda: sp.Identity(2)),
+    (lambda: _companion(T_**3 - 2) - sp.Identity(3), lambda: -sp.Identity(3)),
+], ids=["permutation", "permutation_times", "cycle_plus_identity", "kronecker", "permute_rows", "companion",
+        "companion_plus_identity", "companion_minus_identity"])
+def test_a_special_matrix_is_read_by_its_entries_at_symbolic_indices(lhs, rhs):
+    c = free("entry.special", lhs(), rhs()).decide()
+    assert c.verdict in (R, U), c.evidence.detail
+
+
+def test_a_permutation_matrix_read_by_its_entries_is_still_read_right():
+    P = _perm(1, 0, 2)
+    assert [P[i, j] for i in range(3) for j in range(3)] == [0, 1, 0, 1, 0, 0, 0, 0, 1]
+    c = free("entry.permutation_times", P * _X3, sp.ImmutableMatrix(3, 3, lambda i, j: _X3[[1, 0, 2][i], j])).decide()
+    assert c.verdict in (P, U), c.evidence.detail  # (true: never refuted)
+
+
+_N1 = sp.OneMatrix(N_, 1)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # diag(0ₙₓ₁) (the n×n zero matrix) became the column 0ₙₓ₁, as SymPy takes a vector it knows diagonal for its own
+    # diagonal matrix: exp of it times 1 was proved 1 (it is n·1)
+    (lambda: sp.DiagMatrix(sp.ZeroMatrix(N_, 1)).applyfunc(sp.exp) * _N1, lambda: _N1),
+    (lambda: sp.OneMatrix(1, N_) * sp.DiagMatrix(sp.ZeroMatrix(N_, 1)).applyfunc(sp.exp) * _N1,
+     lambda: sp.ImmutableMatrix([[N_]])),
+    (lambda: sp.DiagMatrix(sp.ZeroMatrix(N_, 1)).applyfunc(sp.cos) * _N1, lambda: _N1),
+], ids=["exp_times_ones", "sum_of_entries", "cos_times_ones"])
+def test_the_diagonal_matrix_of_a_zero_column_is_square(lhs, rhs):
+    c = free("diag.zero_column", lhs(), rhs()).decide()
+    assert c.verdict in (R, U), c.evidence.detail

@@ -15,7 +15,7 @@ and ``second`` (the independent engines) at the bottom, then ``layers`` (the pap
 """
 from __future__ import annotations
 
-from .kernel import conjugates, facts, inverses, powers, signs, squares, sums, zeros
+from .kernel import conjugates, entries, facts, inverses, powers, signs, squares, sums, zeros
 
 inverses.install()  # before anything builds a matrix product: SymPy keeps the inverses it is given
 signs.install()  # before anything reads a closed number's sign: SymPy reads it certified, never from digits
@@ -25,6 +25,7 @@ powers.install()  # SymPy splits a power of a product, and powsimp joins powers,
 facts.install()  # SymPy's signs, parities and poles read where they fail (binomial(5, 1) negative …) hold off there
 zeros.install()  # SymPy's rules that fail where a value is 0 (acot odd, atan of a rational irrational …) hold off there
 squares.install()  # SymPy's matrix rules that take a matrix for square, or a power for positive, hold only where it is
+entries.install()  # SymPy's entries of permutation and companion matrices at symbolic indices, read exactly
 
 from .kernel import rules
 from .kernel.chains import Chain, chain, conclusions

@@ -13,7 +13,10 @@ gives as the zero matrix. While derive is imported (:func:`install`) these rules
 * ``0ₙᵏ = 0ₙ`` and ``1ₙᵏ = nᵏ⁻¹ 1ₙ`` only for an exponent known to be a positive integer (both are ``Iₙ`` at k = 0);
 * the determinant of a block-diagonal matrix is the product of its blocks' only when each block is known square,
   and 0 only when one is known not square; SymPy gave 0 wherever it did not know (an n×m block beside an m×n one,
-  which are square at n = m); its inverse likewise.
+  which are square at n = m); its inverse likewise;
+* the diagonal matrix of a vector SymPy knows diagonal is that vector only for a square one: ``diag(0ₙₓ₁)``, the
+  n×n zero matrix, became the n×1 column (and ``exp`` of it a column of ones, so ``exp(diag 0ₙₓ₁)·1 = 1`` was proved,
+  where it is ``n·1``).
 
 Elsewhere the expression is left as it is.
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy.matrices.expressions import blockmatrix as _blockmatrix
+from sympy.matrices.expressions import diagonal as _diagonal
 from sympy.matrices.expressions import kronecker as _kronecker
 from sympy.matrices.expressions import special as _special
 
@@ -72,6 +76,16 @@ def _ones_power(self, exp):
     return sp.MatPow(self, exp)
 
 
+def _diag_matrix_doit(self, **hints):
+    vector = self._vector
+    if known_square(vector) is True or not sp.ask(sp.Q.diagonal(vector)):
+        return _SYMPY["diag_doit"](self, **hints)
+    if isinstance(vector, sp.MatrixBase):  # (SymPy would give the vector back: its diagonal matrix, written out)
+        n = max(vector.shape)
+        return sp.ImmutableMatrix(n, n, lambda r, c: vector[r] if r == c else 0)
+    return self.func(vector)
+
+
 def _block_diagonal(known, unknown):
     def read(self, *args, **kwargs):
         square = [known_square(block) for block in self.args]
@@ -94,7 +108,9 @@ def install() -> None:
     _SYMPY.update(kronecker_trace=_kronecker.KroneckerProduct._eval_trace,
                   kronecker_inverse=_kronecker.KroneckerProduct._eval_inverse,
                   zero_power=_special.ZeroMatrix._eval_power, ones_power=_special.OneMatrix._eval_power,
-                  block_det=diag._eval_determinant, block_inverse=diag._eval_inverse)
+                  block_det=diag._eval_determinant, block_inverse=diag._eval_inverse,
+                  diag_doit=_diagonal.DiagMatrix.doit)
+    _diagonal.DiagMatrix.doit = _diag_matrix_doit
     _kronecker.KroneckerProduct._eval_trace = _kronecker_trace
     _kronecker.KroneckerProduct._eval_inverse = _kronecker_inverse
     _special.ZeroMatrix._eval_power = _zero_power

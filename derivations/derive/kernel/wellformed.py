@@ -620,13 +620,29 @@ def _unmet(variable, value) -> str | None:
     return None
 
 
+_ABOVE, _BELOW = sp.Dummy("t", positive=True), sp.Dummy("t", negative=True)
+
+
+def _between(limit, point):
+    """What an integral's variable is known to be between its limits: positive from a lower limit known ≥ 0 (the one
+    point 0 counts for nothing in an integral), negative up to an upper one known ≤ 0, else any real ``point``."""
+    if len(limit) == 3:
+        lo, hi = (sp.sympify(e) for e in limit[1:])
+        if lo.is_nonnegative and hi.is_nonnegative:
+            return _ABOVE
+        if lo.is_nonpositive and hi.is_nonpositive:
+            return _BELOW
+    return point
+
+
 def refuse_narrow_variables(where: str, *exprs) -> None:
-    """Raise ValueError for a variable bound by a ``Subs``, a ``FunctionMatrix`` or a function applied entry by entry
-    and declared narrower than the values it takes there: SymPy has built what it binds for the values declared only
+    """Raise ValueError for a variable bound by a ``Subs``, a ``FunctionMatrix``, an integral or a function applied
+    entry by entry and declared narrower than the values it takes there: SymPy has built what it binds for the values declared only
     (``⌊m⌋`` is ``m`` and ``Σ_{k=0}^{2} δ(k, m)`` is read by its integer terms for an integer m, ``√(t²)`` is ``t`` for a
     positive t), so at another value it is not what is written. ``Subs(…, m, x)`` with m integer and x real is so;
-    a ``FunctionMatrix`` takes its entry at every index from 0 (a variable declared positive misses row 0); the
-    entries of a matrix are real numbers.
+    a ``FunctionMatrix`` takes its entry at every index from 0 (a variable declared positive misses row 0); an
+    integral's variable takes every real value between its limits (``∫_{-1}^{1} sign t dt`` is ``∫_{-1}^{1} 1 dt``
+    for a positive t); the entries of a matrix are real numbers.
 
     >>> import sympy as sp
     >>> t, A = sp.Symbol("t", positive=True), sp.MatrixSymbol("A", 2, 2)
@@ -638,13 +654,13 @@ def refuse_narrow_variables(where: str, *exprs) -> None:
     >>> refuse_narrow_variables("doc", sp.Subs(sp.floor(m) + m**2, m, x))
     Traceback (most recent call last):
     ...
-    ValueError: doc: Subs(m**2 + m, m, x) puts x for m, declared integer=True, which x is not known to be: SymPy built what it binds for those values only; declare m as broadly as its value
+    ValueError: doc: Subs(m**2 + m, m, x) puts x for m, declared integer=True, which x is not known to be: SymPy built what it binds for those values only; declare m as broadly as its values
     """
-    index = sp.Dummy("i", integer=True, nonnegative=True)
+    index, point = sp.Dummy("i", integer=True, nonnegative=True), sp.Dummy("t", real=True)
     for expr in exprs:
         if not isinstance(expr, sp.Basic):
             continue
-        for node in expr.atoms(ElementwiseApplyFunction, sp.Subs, sp.FunctionMatrix):
+        for node in expr.atoms(ElementwiseApplyFunction, sp.Subs, sp.FunctionMatrix, sp.Integral):
             if isinstance(node, ElementwiseApplyFunction):
                 if isinstance(node.function, sp.Lambda):
                     for variable in node.function.variables:
@@ -652,6 +668,8 @@ def refuse_narrow_variables(where: str, *exprs) -> None:
                 continue
             if isinstance(node, sp.Subs):
                 pairs = list(zip(node.variables, node.point))
+            elif isinstance(node, sp.Integral):  # (its variable takes every real value between its limits)
+                pairs = [(lim[0], _between(lim, point)) for lim in node.limits]
             elif isinstance(node.lamda, sp.Lambda):
                 pairs = [(v, index) for v in node.lamda.variables]
             else:
@@ -660,10 +678,12 @@ def refuse_narrow_variables(where: str, *exprs) -> None:
                 unmet = _unmet(variable, value) if isinstance(variable, sp.Symbol) else None
                 if unmet is not None:
                     at = (f"puts {sp.sstr(value)} for {variable}" if isinstance(node, sp.Subs)
+                          else f"integrates over every real value of {variable}" if isinstance(node, sp.Integral)
                           else f"takes its entries at every index from 0 in {variable}")
-                    raise ValueError(f"{where}: {_short(node)} {at}, declared {unmet}, which "
-                                     f"{'it' if value is index else sp.sstr(value)} is not known to be: SymPy built "
-                                     f"what it binds for those values only; declare {variable} as broadly as its value")
+                    said = "it" if value in (index, point) or isinstance(node, sp.Integral) else sp.sstr(value)
+                    raise ValueError(f"{where}: {_short(node)} {at}, declared {unmet}, which {said} is not known to "
+                                     f"be: SymPy built what it binds for those values only; declare {variable} as "
+                                     f"broadly as its values")
 
 
 def refuse_unread_assumptions(where: str, symbols) -> None:
