@@ -40,7 +40,7 @@ from .validate import require_inert_tex, require_real_variable
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
            "refuse_pattern_subs", "refuse_outside", "OutsideMatrix", "refuse_same_names", "refuse_unread_assumptions",
-           "refuse_live_names", "names_in", "check_statement",
+           "refuse_live_names", "names_in", "check_statement", "refuse_narrow_variables", "unmet_declaration",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
 #: deeper expressions are refused: printing and rewriting them recurses past Python's limit
@@ -607,10 +607,15 @@ def check_statement(where: str, *exprs) -> None:
 _REAL_FACTS = sp.Symbol("t", real=True).assumptions0
 
 
-def _unmet(variable, value) -> str | None:
+def unmet_declaration(variable, value) -> str | None:
     """How ``variable`` is declared (``"integer=True"``) when it is declared narrower than the reals and ``value`` is
     not known to meet every assumption that follows from that, or ``None`` (a variable declared real or nothing: its
-    value is read where it is put, as the kernel reads a bound variable where it ranges)."""
+    value is read where it is put, as the kernel reads a bound variable where it ranges).
+
+    >>> m, t = sp.Symbol("m", integer=True), sp.Symbol("t", real=True)
+    >>> unmet_declaration(m, sp.Rational(1, 2)), unmet_declaration(t, sp.I)
+    ('integer=True', None)
+    """
     if variable.assumptions0 == _REAL_FACTS:
         return None
     for prop, wanted in variable.assumptions0.items():
@@ -675,7 +680,7 @@ def refuse_narrow_variables(where: str, *exprs) -> None:
             else:
                 continue
             for variable, value in pairs:
-                unmet = _unmet(variable, value) if isinstance(variable, sp.Symbol) else None
+                unmet = unmet_declaration(variable, value) if isinstance(variable, sp.Symbol) else None
                 if unmet is not None:
                     at = (f"puts {sp.sstr(value)} for {variable}" if isinstance(node, sp.Subs)
                           else f"integrates over every real value of {variable}" if isinstance(node, sp.Integral)

@@ -19,7 +19,7 @@ from . import sums
 from .certify import Certificate, certify_nonzero
 from .simplifying import simplified
 from .wellformed import (Inexact, OutsideMatrix, binders, bound_by, bound_symbols, defined, denominators, entries_capture,
-                         inexact, one_line, real_entries, refuse_outside)
+                         inexact, one_line, real_entries, refuse_outside, unmet_declaration)
 
 __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "closed_value_problem", "function_problem",
@@ -204,9 +204,6 @@ def _real_arguments(f, applied_in) -> bool:
     return True
 
 
-_PLAIN = ({"commutative": True}, sp.Symbol("t", real=True).assumptions0)
-
-
 def _arguments(f, k: int, applied_in) -> list | None:
     """The ``k``-th arguments ``f`` is applied to in ``applied_in`` (an entry of a matrix ``f`` is applied to entry by
     entry is a real number); ``None`` when ``applied_in`` is not given."""
@@ -233,7 +230,7 @@ def variable_problem(f, value, applied_in=None) -> str | None:
     >>> sigma, a = sp.Function("sigma"), sp.Symbol("a", real=True)
     >>> t = sp.Symbol("t", positive=True)
     >>> variable_problem(sigma, sp.Lambda(t, 2 * sp.sqrt(t**2)), sigma(a))
-    'sigma := Lambda(t, 2*t) is written in t, declared positive, but sigma is applied to a, which is not known to be positive: SymPy has rewritten the body for such values only (declare the variable real, or with no assumptions)'
+    'sigma := Lambda(t, 2*t) is written in t, declared positive=True, but sigma is applied to a, which is not known to be so: SymPy has rewritten the body for such values only (declare the variable real, or with no assumptions)'
     >>> variable_problem(sigma, sp.Lambda(t, 2 * t), sigma(a**2 + 1)) is None
     True
     """
@@ -241,14 +238,11 @@ def variable_problem(f, value, applied_in=None) -> str | None:
         return None
     name = getattr(f, "__name__", str(f))
     for k, var in enumerate(value.variables):
-        if var.assumptions0 in _PLAIN:  # (a real one: where it is applied, each argument's own scope says what is read)
-            continue
         args = _arguments(f, k, applied_in)
         for arg in [sp.Dummy("x", real=True)] if args is None else args:
-            if _broken_assumption(var, arg) is not None:
-                given = getattr(var, "_assumptions_orig", None) or {}
-                said = " and ".join(k if v else f"not {k}" for k, v in sorted(given.items())) or "narrower"
-                at = (f"is applied to {one_line(arg)}, which is not known to be {said}" if args is not None
+            said = unmet_declaration(var, arg)  # (None for a variable declared real: each argument is read as it is)
+            if said is not None:
+                at = (f"is applied to {one_line(arg)}, which is not known to be so" if args is not None
                       else "is a function of every real number")
                 return (f"{name} := {one_line(value)} is written in {var}, declared {said}, but {name} {at}: SymPy has "
                         f"rewritten the body for such values only (declare the variable real, or with no assumptions)")
