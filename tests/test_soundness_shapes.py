@@ -379,7 +379,7 @@ def test_a_given_witness_applying_a_function_off_the_real_line_is_refused():
         witness={y: 1 + sp.I, f: sp.Lambda(T_, T_)}), "off the real line")
 
 
-_YC, _WC, _XR = sp.Symbol("y"), sp.Symbol("w"), sp.Symbol("x", real=True)
+_YC, _WC = sp.Symbol("y"), sp.Symbol("w")  # (_XR: the real x above)
 
 
 @pytest.mark.parametrize("run", [
