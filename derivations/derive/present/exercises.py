@@ -13,7 +13,8 @@ exercise names (``states=``: the same two sides as SymPy builds them, in either 
 exercise does not give (``assume=``), and get the verdict ``expect`` names. An answer may also be a set of the
 symmetries an activation keeps (``activation=``: judged by :func:`derive.classify`), or a plain value (a number,
 an expression, a text or a list of them, judged against ``expect`` as SymPy reads it). Answers are
-the reader's, not the suite's: the claims an answer makes are left out of the notebook's claim table.
+the reader's, not the suite's: an answer, and the claims the check makes, are left out of the notebook's claim
+table (a claim made beside the answer, before the check, is not).
 
 In IPython, :func:`install` (run when ``derive`` is imported in a shell, and by the forked kernels) shows an
 :class:`~derive.kernel.claims.ExpectationError` as its one-line message, not a traceback: a claim written with
