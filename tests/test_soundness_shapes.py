@@ -810,3 +810,32 @@ _N1 = sp.OneMatrix(N_, 1)
 def test_the_diagonal_matrix_of_a_zero_column_is_square(lhs, rhs):
     c = free("diag.zero_column", lhs(), rhs()).decide()
     assert c.verdict in (R, U), c.evidence.detail
+
+
+_P3 = sp.PermutationMatrix(sp.combinatorics.Permutation([1, 2, 0]))
+
+
+@pytest.mark.parametrize("build", [
+    # the entries written out at symbolic indices read 0 outside the matrix: Σ_{k=0}^{5} P[k, 0] = 1 was proved, where
+    # the same sum over an explicit matrix is refused (rows 3 to 5 have no value)
+    lambda: free("entry.permutation_outside", sp.Sum(_P3[_KI, 0], (_KI, 0, 5)), 1),
+    lambda: free("entry.permute_outside", sp.Sum(sp.MatrixPermute(_X3, sp.combinatorics.Permutation([1, 2, 0]), 0)[_KI, 0],
+                                                 (_KI, 0, 5)), _X3[1, 0] + _X3[2, 0] + _X3[0, 0]),
+    lambda: free("entry.companion_outside", sp.Sum(_companion(T_**2 + 3 * T_ + 5)[_KI, 1], (_KI, -4, 4)), -8),
+], ids=["permutation", "permute", "companion"])
+def test_an_entry_of_a_special_matrix_read_outside_it_is_refused(build):
+    refused(build, "is read at (row|column) .* of a matrix with")
+
+
+@pytest.mark.parametrize("assume", [
+    # a function put in with where= and applied only in the assumptions: t ↦ √(t²) + 1 for a positive t was put into
+    # f(b) > 1 as b + 1 > 1, that is b > 0, where as written it says |b| > 0
+    lambda b: [sp.Function("f")(b) > 1],
+    lambda b: [sp.Ne(sp.Function("f")(b), 1)],
+    lambda b: [sp.Function("f")(b) > 1, b < 5],
+], ids=["greater", "not_equal", "two"])
+def test_a_function_put_in_where_the_assumptions_apply_it_is_checked_there_too(assume):
+    b, f = sp.Symbol("b", real=True), sp.Function("f")
+    tp = sp.Symbol("t", positive=True)
+    refused(lambda: free("fn.assume_only", sp.Abs(b) + f(2), b + f(2), assume=assume(b),
+                         where={f: sp.Lambda(tp, sp.sqrt(tp**2) + 1)}), "declared positive=True, but f is applied to b")

@@ -284,6 +284,10 @@ class Claim(Statement):
         self.statement = statement  # shown as a caption beside the equation, never instead of it
         caption = caption or statement or ""
         if self.definitions:  # the assumptions speak of the values the definitions give, as the sides do
+            for key, value in self.definitions:  # (so a function put into them must be one of their arguments too)
+                problem = _witness.variable_problem(key, value, list(assume)) if isinstance(key, UndefinedFunction) else None
+                if problem is not None:
+                    raise ValueError(f"{where}: where: {problem}")
             assume = _defined_assumptions(where, assume, dict(self.definitions))
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption,
                          proves=proves)
