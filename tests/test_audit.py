@@ -231,3 +231,45 @@ def test_the_blueprint_never_shows_an_item_fully_proved_that_the_audit_does_not_
     assert blueprint(graph, audit(records).concluded()).items[item].status == "open"
     records[0]["proves"] = [[item, a] for a in ("⇒", "⇐")]
     assert blueprint(claim_graph([("05_x", records)]), audit(records).concluded()).items[item].status == "fully-proved"
+
+
+def _chain_from(start, end, rule, **kw):
+    import derive
+    return derive.chain("symmetric.from_start", start, expect=None, **kw).step(end, rule)
+
+
+@pytest.mark.parametrize("build", [
+    # a chain from 1 = 2 to S's exchange (any equation follows from a false one) concluded 5.1 "yes (every size)":
+    # an implication from a start no claim proves holds only where the start does, and 5.1 is stated outright
+    lambda sp, rules, a: _chain_from((sp.Integer(1), sp.Integer(2)), (a, -a), rules.absurd()),
+    lambda sp, rules, a: _chain_from((a, 2 * a), (a**2, 2 * a**2), rules.multiply(a)),
+    lambda sp, rules, a: _chain_from((a**2, 1), (a**2 - 1, 0), rules.rearrange()),
+], ids=["from_false", "from_an_equation", "rearranged"])
+def test_an_implication_from_an_unproved_start_does_not_conclude_a_one_way_item(build):
+    import sympy as sp
+
+    from derive import rules
+    a = sp.Symbol("a", real=True)
+    ch = build(sp, rules, a)
+    assert ch.verdict.value == "proved" and ch.record()["hypothesis"] is True
+    record = dict(ch.record(), proves=[["5.1", "⇒"]])
+    assert way([record], "5.1")["status"] == "partly"
+    both = dict(ch.record(), proves=[["5.3", "⇒"]])  # one way of an "if and only if": an implication is what it asks
+    assert way([both], "5.3")["status"] == "yes"
+
+
+def test_a_chain_that_refutes_its_start_or_rests_on_a_proved_one_concludes_outright():
+    import sympy as sp
+
+    import derive
+    from derive import rules
+    a = sp.Symbol("a", real=True)
+    refutes = derive.chain("atlas.refutes", (sp.Matrix([a * 0 + 1]), sp.Matrix([2])), expect=None).step(
+        (sp.Integer(0), sp.Integer(1)), rules.absurd())
+    assert refutes.verdict.value == "proved" and refutes.record()["hypothesis"] is False
+    assert way([dict(refutes.record(), proves=[["B2", "⇒"]])], "B2")["status"] == "yes"
+    premise = derive.chain("atlas.premise", (a + 1) ** 2 - (a**2 + 2 * a + 1), expect=None).step(0, rules.expand)
+    rests = derive.chain("atlas.rests", ((a + 1) ** 2, a**2 + 2 * a + 1), premise=premise, expect=None).step(
+        ((a + 1) ** 2 - 1, a**2 + 2 * a), rules.rearrange())
+    assert rests.verdict.value == "proved" and rests.record()["hypothesis"] is False
+    assert premise.record()["hypothesis"] is False  # (a chain of equal expressions states its equation outright)

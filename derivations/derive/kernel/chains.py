@@ -225,6 +225,29 @@ class Chain(Statement):
         return self._settle(Verdict.PROVED)
 
     @property
+    def hypothesis(self) -> bool:
+        """Whether the chain concludes from its start as from a hypothesis: an implication chain whose start no claim
+        proves (no ``premise``) and whose conclusion is not a false equation between numbers (which would show the
+        start false for every value: the chain then refutes it). Its conclusion holds where its start does, not
+        outright.
+
+        >>> import sympy as sp, derive
+        >>> from derive import rules
+        >>> a = sp.Symbol("a", real=True)
+        >>> ch = derive.chain("doc.hypothesis", (a, 2 * a), expect=None).step((a**2, 4 * a**2), rules.multiply(a))
+        >>> ch.hypothesis, derive.chain("doc.outright", a * (a + 1), expect=None).hypothesis
+        (True, False)
+        """
+        if not self.equations or self.premise is not None:
+            return False
+        end = self.conclusion
+        if all(isinstance(side, sp.Expr) and not isinstance(side, MatrixExpr) for side in end):
+            gap = sp.sympify(end[0] - end[1])
+            if gap.is_Number and gap != 0:
+                return False
+        return True
+
+    @property
     def conclusion(self):
         """Where the chain has got to: its last step (an equation for an implication chain), or its start."""
         return self._steps[-1][0] if self._steps else self.start

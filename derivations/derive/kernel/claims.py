@@ -216,6 +216,7 @@ class Statement:
             "proves": [list(p) for p in self.proves],
             "reads_same": bool(getattr(self, "reads_same", False)),  # both sides, as shown, one expression
             "premise": getattr(getattr(self, "premise", None), "identifier", None),  # a chain's discharged premise
+            "hypothesis": bool(getattr(self, "hypothesis", False)),  # an implication from a start no claim proves
             "caption": self.caption,
             "verdict": self.verdict.value,
             "expect": self.expect.value if self.expect else None,

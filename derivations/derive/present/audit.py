@@ -5,7 +5,8 @@ audit reads only that and the records. A direction is
 
 * ``yes`` when some claim concludes it and every claim that does is settled (proved, or refuted as expected: a
   case the argument shows to fail) and rests, all the way down its ``uses``, on settled claims, never on a cycle
-  of them;
+  of them; and, for an item that is no "if and only if", none of them is an implication from a start that no claim
+  proves (a chain's ``hypothesis``);
 * ``partly`` when some but not all of that holds; ``no`` when no claim concludes it, or none is settled.
 
 Its scope is the narrowest scope of the proofs it rests on, transitively: the sizes of any proof at explicit
@@ -98,7 +99,10 @@ def _direction(item, arrow, records, by_id, ground) -> dict:
         return {"status": "no", "scope": "—", "claims": []}
     closure = _closure(concluding, by_id)
     settled = [r for r in concluding if _settles(r)]
-    status = "yes" if all(r["id"] in ground for r in concluding) else "partly" if settled else "no"
+    # a one-way item is stated outright: an implication from a start no claim proves concludes it only where the
+    # start holds (an "if and only if" is concluded one implication each way)
+    outright = item in paper.BOTH_WAYS or not any(r.get("hypothesis") for r in concluding)
+    status = "yes" if outright and all(r["id"] in ground for r in concluding) else "partly" if settled else "no"
     scope = _scope(concluding, closure)
     if item in paper.EVERY_SIZE:  # the paper says every size: numbers alone are not that
         scope = {"scalar": "scalar only, not every size",
