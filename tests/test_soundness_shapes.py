@@ -839,3 +839,11 @@ def test_a_function_put_in_where_the_assumptions_apply_it_is_checked_there_too(a
     tp = sp.Symbol("t", positive=True)
     refused(lambda: free("fn.assume_only", sp.Abs(b) + f(2), b + f(2), assume=assume(b),
                          where={f: sp.Lambda(tp, sp.sqrt(tp**2) + 1)}), "declared positive=True, but f is applied to b")
+
+
+def test_assumptions_given_as_a_generator_are_all_kept_beside_a_function_definition():
+    # the check of a definition where the assumptions apply it read them once, leaving the generator empty
+    a, tr = sp.Symbol("a", real=True), sp.Symbol("t", real=True)
+    c = free("fn.assume_generator", derive.sigma(a) / a, 3, assume=(x for x in [sp.Ne(a, 0)]),
+             where={derive.sigma: sp.Lambda(tr, 3 * tr)})
+    assert c.assume == (sp.Ne(a, 0),)

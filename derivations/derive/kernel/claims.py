@@ -285,10 +285,6 @@ class Claim(Statement):
         self.statement = statement  # shown as a caption beside the equation, never instead of it
         caption = caption or statement or ""
         if self.definitions:  # the assumptions speak of the values the definitions give, as the sides do
-            for key, value in self.definitions:  # (so a function put into them must be one of their arguments too)
-                problem = _witness.variable_problem(key, value, list(assume)) if isinstance(key, UndefinedFunction) else None
-                if problem is not None:
-                    raise ValueError(f"{where}: where: {problem}")
             assume = _defined_assumptions(where, assume, dict(self.definitions))
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption,
                          proves=proves)
@@ -660,8 +656,13 @@ def _defined_assumptions(where, assume, definitions) -> tuple:
     false is refused: the claim would say nothing; one that becomes true is dropped."""
     if isinstance(assume, (sp.Basic, bool, str, dict)) or not hasattr(assume, "__iter__"):
         return assume  # (refused, in one line, by the statement's own check)
+    conditions = list(assume)  # (a frozenset or a generator too)
+    for key, value in definitions.items():  # a function put into them must be one of their arguments too
+        problem = _witness.variable_problem(key, value, conditions) if isinstance(key, UndefinedFunction) else None
+        if problem is not None:
+            raise ValueError(f"{where}: where: {problem}")
     out = []
-    for cond in list(assume):  # (a frozenset or a generator too)
+    for cond in conditions:
         if not isinstance(cond, sp.Basic):
             out.append(cond)
             continue
