@@ -56,11 +56,9 @@ def _permuted_entry(self, i, j, **kwargs):
     rows, cols = mat.shape
     if not (sp.sympify(rows).is_Integer and sp.sympify(cols).is_Integer) or mat.shape[int(axis)] != perm.size:
         return MatrixElement(self, i, j)
-    if axis == 0:
-        return sp.Add(*[_delta(i, k, rows) * _delta(j, c, cols) * mat[perm.apply(k), c]
-                        for k in range(rows) for c in range(cols)])
-    return sp.Add(*[_delta(i, r, rows) * _delta(j, k, cols) * mat[r, perm.apply(k)]
-                    for r in range(rows) for k in range(cols)])
+    if axis == 0:  # (the other index stays in its entry of mat, read inside mat as any entry is)
+        return sp.Add(*[_delta(i, k, rows) * mat[perm.apply(k), j] for k in range(rows)])
+    return sp.Add(*[_delta(j, k, cols) * mat[i, perm.apply(k)] for k in range(cols)])
 
 
 def _companion_entry(self, i, j, **kwargs):

@@ -644,10 +644,10 @@ def refuse_narrow_variables(where: str, *exprs) -> None:
     """Raise ValueError for a variable bound by a ``Subs``, a ``FunctionMatrix``, an integral or a function applied
     entry by entry and declared narrower than the values it takes there: SymPy has built what it binds for the
     values declared only (``⌊m⌋`` is ``m`` and ``Σ_{k=0}^{2} δ(k, m)`` is read by its integer terms for an integer m,
-    ``√(t²)`` is ``t`` for a positive t), so at another value it is not what is written. ``Subs(…, m, x)`` with m integer and x real is so;
-    a ``FunctionMatrix`` takes its entry at every index from 0 (a variable declared positive misses row 0); an
-    integral's variable takes every real value between its limits (``∫_{-1}^{1} sign t dt`` is ``∫_{-1}^{1} 1 dt``
-    for a positive t); the entries of a matrix are real numbers.
+    ``√(t²)`` is ``t`` for a positive t), so at another value it is not what is written. ``Subs(…, m, x)`` with m
+    integer and x real is so; a ``FunctionMatrix`` takes its entry at every index from 0 (a variable declared
+    positive misses row 0); an integral's variable takes every real value between its limits (``∫_{-1}^{1} sign t dt``
+    is ``∫_{-1}^{1} 1 dt`` for a positive t); the entries of a matrix are real numbers.
 
     >>> import sympy as sp
     >>> t, A = sp.Symbol("t", positive=True), sp.MatrixSymbol("A", 2, 2)
