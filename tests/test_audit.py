@@ -215,6 +215,25 @@ def test_an_assumption_on_the_sizes_alone_narrows_the_scope(condition, said):
     assert way([c.record()], "5.1") == {"status": "yes", "scope": said, "claims": ["symmetric.narrowed"]}
 
 
+@pytest.mark.parametrize("shape, said", [
+    # a matrix symbol of a fixed size beside symbolic ones was read as proved at every size
+    ((_D, 2), "sizes Y: d×2"),
+    ((3, _D), "sizes Y: 3×d"),
+    ((2, 2), "sizes Y: 2×2"),
+    ((1, _D), "every size"),  # a row, as the token x is, names no size of its own
+], ids=["cols", "rows", "both", "row"])
+def test_a_matrix_of_a_fixed_size_beside_symbolic_ones_narrows_the_scope(shape, said):
+    import sympy as sp
+
+    import derive
+    X, Y = sp.MatrixSymbol("X", _D, _D), sp.MatrixSymbol("Y", *shape)
+    t = sp.Trace(Y.T * Y)  # a number of Y's, beside X of every size
+    c = derive.claim("symmetric.fixed", t * sp.HadamardProduct(X, X + X), 2 * t * sp.HadamardProduct(X, X),
+                     proves=[("5.1", "⇒")], expect=None).prove()
+    assert c.verdict.value == "proved", c.evidence.detail
+    assert way([c.record()], "5.1") == {"status": "yes", "scope": said, "claims": ["symmetric.fixed"]}
+
+
 @pytest.mark.parametrize("records, item", [
     # a d = 2 claim filed under 5.3 by its identifier made the box fully proved while the audit read both directions
     # of 5.3 as not concluded; so did a claim tagged paper= with no proves=, and one proving one way of two

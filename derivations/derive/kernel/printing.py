@@ -793,8 +793,8 @@ def _size_tex(printer, size) -> str:
 def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     """``(tex, text)``: for which values the statement about ``objects`` is claimed, read off the objects.
 
-    ``text`` is ``"every size"`` when a size is a symbol (or what the assumptions on the sizes alone say of them:
-    ``"d=1"``), the sizes (``"d=2, m=2, n=2"``) for explicit matrices, and ``""`` for scalar statements. With
+    ``text`` is ``"every size"`` when a size is a symbol (or what the assumptions on the sizes alone say of them,
+    ``"d=1"``, and the matrix symbols of a fixed size beyond 1, ``"V: d×2"``), the sizes (``"d=2, m=2, n=2"``) for explicit matrices, and ``""`` for scalar statements. With
     ``conjunctions`` (the equations of an implication chain), an explicit matrix of scalar expressions is a list of
     scalar equations, one per entry, not a statement at its size.
 
@@ -809,6 +809,8 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     >>> X = sp.MatrixSymbol("X", d, d)
     >>> scope([X], assume=[sp.Eq(d, 1)])[1], scope([X], assume=[sp.Eq(X[0, 0], 1)])[1]
     ('d=1', 'every size')
+    >>> scope([X * sp.MatrixSymbol("V", d, 2)])[1]
+    'V: d×2'
     """
     objects = [o for o in objects if o is not None]
     symbolic, concrete = sizes_of(objects)
@@ -840,8 +842,11 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
         # an assumption on the sizes alone (d = 1, d > 2) narrows them: "every size" would say more than is claimed
         sizes = set(symbolic) | set(size_syms)
         narrowing = [c for c in assume if isinstance(c, sp.Basic) and c.free_symbols and c.free_symbols <= sizes]
-        text = ", ".join(f"{sp.sstr(c.lhs)}={sp.sstr(c.rhs)}" if isinstance(c, sp.Eq) else sp.sstr(c)
-                         for c in narrowing) or "every size"
+        # so does a matrix symbol of a fixed size beyond 1 beside symbolic ones (V of m × 2 is at n = 2)
+        fixed = [M for M in mats if any(sp.sympify(k).is_Integer and k > 1 for k in M.shape)]
+        text = ", ".join([f"{sp.sstr(c.lhs)}={sp.sstr(c.rhs)}" if isinstance(c, sp.Eq) else sp.sstr(c)
+                          for c in narrowing] + [f"{M.name}: {sp.sstr(M.shape[0])}×{sp.sstr(M.shape[1])}"
+                                                 for M in fixed]) or "every size"
     elif concrete:
         text = ", ".join(f"{k}={concrete[k]}" for k in ("d", "m", "n", "r") if k in concrete)
     else:
