@@ -379,3 +379,34 @@ def test_an_assumption_is_the_exercises_however_it_is_written(given, written):
     stronger = derive.claim("t.stronger", *goal, assume=[a > 1])
     said = derive.exercise("9.4", stronger, expect="proved", states=goal, assume=[given(a, M)])
     assert said.ok is False and "assumes a > 1, which exercise 9.4 does not give" in str(said)
+
+
+_DX = sp.Symbol("d", integer=True, positive=True)
+_XQK = [sp.MatrixSymbol(name, 1, _DX) for name in "xqk"]
+
+
+@pytest.mark.parametrize("written", [
+    # exercise 4.2 was asked of explicit rows, where SymPy multiplies out at once: (x qᵀ)(k xᵀ), the same product
+    # grouped otherwise, was judged another statement. Asked of matrix symbols, the grouping is the reader's
+    lambda x, q, k: ((x * q.T) * (k * x.T), (x * k.T) * (q * x.T)),
+    lambda x, q, k: (x * (q.T * k) * x.T, x * k.T * (q * x.T)),
+    lambda x, q, k: ((x * k.T) * (q * x.T), x * (q.T * (k * x.T))),
+], ids=["pairs", "middle", "swapped"])
+def test_exercise_4_2_takes_the_product_grouped_as_the_reader_writes_it(written):
+    x, q, k = _XQK
+    answer = derive.claim("t.exchange", *written(x, q, k)).prove()
+    said = derive.exercise("4.2", answer, expect="proved", states=(x * q.T * k * x.T, x * k.T * q * x.T))
+    assert said.ok is True, str(said)
+
+
+def test_exercise_4_2_still_tells_another_product_apart():
+    x, q, k = _XQK
+    answer = derive.claim("t.other", (x * q.T) * (k * x.T), (k * x.T) * (x * q.T)).prove()  # true, and another
+    said = derive.exercise("4.2", answer, expect="proved", states=(x * q.T * k * x.T, x * k.T * q * x.T))
+    assert said.ok is False and "but exercise 4.2 asks for" in str(said)
+
+
+def test_exercise_4_2_is_asked_of_matrix_symbols_in_its_notebook():
+    cells = [c for c in nbformat.read(NOTEBOOKS / "04_rank1_reduction.ipynb", as_version=4).cells
+             if c.cell_type == "code" and 'derive.exercise("4.2"' in c.source]
+    assert len(cells) == 1 and "x, q, k = x_any, q_any, k_any" in cells[0].source
