@@ -847,3 +847,52 @@ def test_assumptions_given_as_a_generator_are_all_kept_beside_a_function_definit
     c = free("fn.assume_generator", derive.sigma(a) / a, 3, assume=(x for x in [sp.Ne(a, 0)]),
              where={derive.sigma: sp.Lambda(tr, 3 * tr)})
     assert c.assume == (sp.Ne(a, 0),)
+
+
+# -- a function put in whose body divides by what its argument makes zero, which SymPy cancels once it is in ----------
+_XL = sp.Symbol("x", real=True)
+_TL = sp.Symbol("t", real=True)
+_ZEROING = [lambda v: sp.sign(sp.erf(v)), lambda v: sp.sign(sp.atan(v)), lambda v: sp.sign(v)]  # each 0 at v = 0
+_ZEROING_IDS = ["sign_erf", "sign_atan", "sign"]
+
+
+def _square_premise(u, name):
+    """u(x)² f(x) = u(x)⁴ f(x): true for every f, since u takes only the values -1, 0, 1."""
+    return derive.claim(name, u(_XL)**2 * F_(_XL), u(_XL)**4 * F_(_XL)).prove()
+
+
+@pytest.mark.parametrize("u", _ZEROING, ids=_ZEROING_IDS)
+def test_a_function_put_in_by_using_needs_its_bodys_divisors_where_it_is_applied(u):
+    # f := t ↦ 1/u(t)² made the premise 1 = u(x)², and the chain 1 = u(x)² was proved (false at x = 0)
+    premise = _square_premise(u, "shape.pole_using_premise")
+    assert premise.verdict is P, premise.evidence.detail
+    ch = derive.chain("shape.pole_using", sp.Integer(1), expect=None).step(
+        u(_XL)**2, derive.rules.using(premise, {F_: sp.Lambda(_TL, 1 / u(_TL)**2)}))
+    assert ch.verdict is not P and "needs Ne(" in str(ch), str(ch)
+
+
+@pytest.mark.parametrize("u", _ZEROING, ids=_ZEROING_IDS)
+def test_an_instance_at_a_function_needs_its_bodys_divisors_where_the_general_claim_applies_it(u):
+    premise = _square_premise(u, "shape.pole_instance_premise")
+    c = derive.claim("shape.pole_instance", sp.Integer(1), u(_XL)**2, expect=None).prove(
+        instance_of=premise, mapping={F_: sp.Lambda(_TL, 1 / u(_TL)**2)})
+    assert c.verdict is not P and "needs Ne(" in c.evidence.detail, c.evidence.detail
+
+
+@pytest.mark.parametrize("u", _ZEROING, ids=_ZEROING_IDS)
+def test_a_witness_function_without_a_value_where_it_is_applied_refutes_nothing(u):
+    # the true u(x)² f(x) = u(x)⁴ f(x) was refuted at x = 0 with f := t ↦ 1/u(t)², which has no value at 0
+    c = derive.claim("shape.pole_witness", u(_XL)**2 * F_(_XL), u(_XL)**4 * F_(_XL), expect=None)
+    with pytest.raises(ValueError, match="is zero there"):
+        c.refute(witness={_XL: 0, F_: sp.Lambda(_TL, 1 / u(_TL)**2)})
+    assert c.verdict is not R
+
+
+def test_a_function_put_in_with_a_value_everywhere_is_still_used():
+    premise = _square_premise(lambda v: sp.sign(sp.erf(v)), "shape.entire_premise")
+    ch = derive.chain("shape.entire_using", sp.sign(sp.erf(_XL))**2 * (_XL**2 + 1), expect=None).step(
+        sp.sign(sp.erf(_XL))**4 * (_XL**2 + 1), derive.rules.using(premise, {F_: sp.Lambda(_TL, _TL**2 + 1)}))
+    assert ch.verdict is P, str(ch)
+    c = derive.claim("shape.entire_witness", F_(_XL) * _XL, F_(_XL), expect=None).refute(
+        witness={_XL: 2, F_: sp.Lambda(_TL, 1 / (_TL**2 + 1))})
+    assert c.verdict is R, c.evidence.detail

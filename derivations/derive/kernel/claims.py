@@ -383,9 +383,12 @@ class Claim(Statement):
         try:
             with time_budget(budget), sums.exact():
                 unmet = self._unmet()
-                if instance_of is not None:  # the values put in need their divisors nonzero, as a chain's do
-                    unmet += [c for c in _wellformed.unmet_conditions(_wellformed.mapping_divisors(mapping or {}),
-                                                                     self.assume) if c not in unmet]
+                if instance_of is not None:  # the values put in need their divisors nonzero, as a chain's do, and
+                    # each function put in those of its body where the general claim applies it
+                    needs = _wellformed.mapping_divisors(mapping or {})
+                    needs += [d for d in _witness.function_divisors((instance_of.lhs, instance_of.rhs), mapping or {})
+                              if d not in needs]
+                    unmet += [c for c in _wellformed.unmet_conditions(needs, self.assume) if c not in unmet]
                 if unmet:
                     result = None, "", []
                     why = ("derive cannot tell where these parts have a value"
@@ -544,6 +547,10 @@ class Claim(Statement):
             if missing or funcs:
                 names = ", ".join(str(s) for s in [*missing, *funcs])
                 raise ValueError(f"{where}: the witness gives no value for {names}")
+            functions = {k: v for k, v in exact.items() if isinstance(k, UndefinedFunction)}
+            if functions:  # a function given has no value where its body divides by zero, though SymPy may cancel it
+                denominators = denominators + [d for d in _witness.function_divisors((self.lhs, self.rhs, *self.shown),
+                                                                                     functions) if d not in denominators]
             try:
                 return _witness.certify_witness(diff, exact, self.assume, denominators), "given witness"
             except ValueError as exc:

@@ -18,7 +18,7 @@ from .certify import certify_nonzero
 from .claims import Claim, Statement
 from .verdict import Verdict
 from .wellformed import bound_symbols
-from .witness import closed_value_problem, components, evaluate_at, instance_problem, symbol_values
+from .witness import closed_value_problem, components, evaluate_at, function_divisors, instance_problem, symbol_values
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "select", "simplify",
@@ -427,7 +427,7 @@ def using(claim, mapping: dict | None = None) -> Rule:
         return f"by {claim.identifier}" if _zero(step - known) or _zero(step + known) else None
 
     where = (_text(" at ") + _mapping_tex(mapping)) if mapping else ""
-    requires += [c for c in _value_divisors(mapping) if c not in requires]
+    requires += [c for c in _value_divisors(mapping, (claim.lhs, claim.rhs)) if c not in requires]
     return Rule("using", _text(f"by {claim.identifier}") + where, check,
                 uses=(claim.identifier,), requires=tuple(requires))
 
@@ -1075,9 +1075,12 @@ def termwise(mappings, index) -> Rule:
                 equations=True, instantiates=dict(instances[0]), instances=tuple(instances[1:]), puts_into=put_in)
 
 
-def _value_divisors(mapping) -> tuple:
-    """What the values put in need nonzero (``a := 1/x`` needs ``x ≠ 0``): SymPy may cancel it at once."""
-    return tuple(wellformed.unmet_conditions(wellformed.mapping_divisors(mapping)))
+def _value_divisors(mapping, applied_in=()) -> tuple:
+    """What the values put in need nonzero (``a := 1/x`` needs ``x ≠ 0``), and each function put in, where
+    ``applied_in`` applies it (``f := t ↦ 1/t`` at ``f(x − 1)`` needs ``x − 1 ≠ 0``): SymPy may cancel them at once."""
+    found = wellformed.mapping_divisors(mapping)
+    found += [d for d in function_divisors(applied_in, mapping) if d not in found]
+    return tuple(wellformed.unmet_conditions(found))
 
 
 def _check_mapping(where, mapping, allow_empty=False, applied_in=None):

@@ -25,7 +25,8 @@ __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "closed_value_problem", "function_problem",
     "variable_problem",
     "components", "component_name",
-    "undefined_functions", "unsampled_functions", "evaluate_at", "residual_at", "search", "sample", "stand_ins_for",
+    "undefined_functions", "unsampled_functions", "evaluate_at", "residual_at", "function_divisors", "search", "sample",
+    "stand_ins_for",
     "certify_witness", "refuse_capture", "unsampled",
 ]
 
@@ -396,18 +397,54 @@ def divisors_at(expr, mapping) -> list:
     for key, value in mapping.items():
         if isinstance(key, (sp.Symbol, sp.MatrixSymbol)) and key in present and isinstance(value, sp.Basic):
             add(denominators(value))
-    bound = bound_symbols(expr)
-    for call in sorted(expr.atoms(AppliedUndef), key=sp.default_sort_key):
-        value = mapping.get(call.func)
-        if not isinstance(value, sp.Lambda):
+    add(function_divisors(expr, mapping))
+    return found
+
+
+def function_divisors(expr, mapping) -> list:
+    """What the functions ``mapping`` puts in (each a ``Lambda``) need nonzero where ``expr`` applies them: the
+    divisors of ``expr`` with each body written in, unevaluated, beyond those of ``expr`` itself, read at the other
+    values of ``mapping``. SymPy may cancel them once the function is in (``u² f(x)`` with ``f := t ↦ 1/u(t)²`` is 1,
+    though it has no value where ``u`` is 0), so a step, an instance or a witness that puts a function in needs them
+    as it needs its own. A body applied under a sum, a ``Lambda`` or entry by entry is read where those range, as
+    :func:`derive.kernel.wellformed.denominators` reads any part there.
+
+    >>> import sympy as sp
+    >>> x, y, t = sp.symbols("x y t", real=True)
+    >>> f = sp.Function("f")
+    >>> function_divisors(sp.sign(x)**2 * f(x), {f: sp.Lambda(t, 1 / sp.sign(t)**2)})
+    [sign(x)]
+    >>> function_divisors(sp.sign(x)**2 * f(x), {f: sp.Lambda(t, 1 / t), x: y - 1})
+    [y - 1]
+    >>> function_divisors(f(x) + 1, {f: sp.Lambda(t, sp.Max(0, t))})
+    []
+    """
+    if not isinstance(expr, sp.Basic):
+        found: list = []
+        for part in (expr if isinstance(expr, (list, tuple)) else [expr]):
+            if isinstance(part, sp.Basic):
+                found += [d for d in function_divisors(part, mapping) if d not in found]
+        return found
+    functions = {f: v for f, v in mapping.items() if isinstance(f, UndefinedFunction) and isinstance(v, sp.Lambda)}
+    calls = {c for c in expr.atoms(AppliedUndef) if c.func in functions}
+    if not calls:
+        return []
+    own = denominators(expr)
+    with sp.evaluate(False):  # each body as written at its arguments: 1/u(x)² kept beside the u(x)² it multiplies
+        written = expr.xreplace({c: functions[c.func].expr.xreplace(dict(zip(functions[c.func].variables, c.args)))
+                                 for c in calls})
+    values = {k: v for k, v in mapping.items() if k not in functions}
+    found = []
+    for d in denominators(written):
+        if d in own:
             continue
-        plain = {v: sp.Dummy(v.name) for v in value.variables}  # the body read without what its variables assume
-        needs = denominators(value.expr.xreplace(plain))
-        if needs and any(a.free_symbols & bound for a in call.args):  # at values of an index: not one condition
-            add([defined(evaluate_at(call, mapping))])
-            continue
-        args = {plain[v]: evaluate_at(a, mapping) for v, a in zip(value.variables, call.args)}
-        add(at(needs, lambda e: e.xreplace(args)))
+        if isinstance(d, defined):  # a part read as a whole (a sum over an index it divides by): the values put in
+            with sp.evaluate(False):  # as written, so that nothing in it cancels
+                d = defined(d.args[0].xreplace(values)) if values else d
+        elif values:
+            d = evaluate_at(d, values)
+        if d not in found:
+            found.append(d)
     return found
 
 
