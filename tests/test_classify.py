@@ -219,6 +219,15 @@ def test_a_linear_activation_in_disguise_keeps_every_symmetry(text):
         assert f.layer.verdict is P and f.unit.verdict is P
 
 
+@pytest.mark.parametrize("text", ["z*Heaviside(z**2)", "z*sign(z**2)", "z*Heaviside(z**2 - 2) + z*Heaviside(2 - z**2)"])
+def test_the_identity_with_kinks_at_roots_of_a_square_is_never_refuted(text):
+    # each is z everywhere (z·½ + z·½ at z = ±√2): the kernel may leave a symmetry undecided (the README says so),
+    # never refute one, and the pieces read it as the identity
+    result = classify(text)
+    assert R not in result.verdicts().values()
+    assert result.family_text() in ("linear (c = 1)", "undecided")
+
+
 def test_the_scaling_with_every_alpha_is_proved_directly_by_the_sign_split():
     f = classify("max(z, 0) - max(-z, 0)", name="odd_relu_direct")["scale_nonzero"]
     assert f.unit.verdict is P and f.unit.evidence.strategy == "sign-split"
