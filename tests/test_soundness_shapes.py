@@ -850,7 +850,6 @@ def test_assumptions_given_as_a_generator_are_all_kept_beside_a_function_definit
 
 
 # -- a function put in whose body divides by what its argument makes zero, which SymPy cancels once it is in ----------
-_XL = sp.Symbol("x", real=True)
 _TL = sp.Symbol("t", real=True)
 _ZEROING = [lambda v: sp.sign(sp.erf(v)), lambda v: sp.sign(sp.atan(v)), lambda v: sp.sign(v)]  # each 0 at v = 0
 _ZEROING_IDS = ["sign_erf", "sign_atan", "sign"]
@@ -896,3 +895,70 @@ def test_a_function_put_in_with_a_value_everywhere_is_still_used():
     c = derive.claim("shape.entire_witness", F_(_XL) * _XL, F_(_XL), expect=None).refute(
         witness={_XL: 2, F_: sp.Lambda(_TL, 1 / (_TL**2 + 1))})
     assert c.verdict is R, c.evidence.detail
+
+
+# -- functions put in that apply each other: every body is written in, inner ones and those in the bodies too -------
+_GN = sp.Function("g", real=True)
+_NESTED = [
+    # (the premise's f-part, the functions put in): each stands for 1/u(x)², with no value where u(x) = 0
+    (lambda x: F_(_GN(x)), lambda u: {F_: sp.Lambda(_TL, 2 * _TL), _GN: sp.Lambda(_TL, 1 / (2 * u(_TL)**2))}),
+    (lambda x: F_(x), lambda u: {F_: sp.Lambda(_TL, _GN(_TL)), _GN: sp.Lambda(_TL, 1 / u(_TL)**2)}),
+    (lambda x: F_(_GN(x)), lambda u: {F_: sp.Lambda(_TL, 1 / _TL), _GN: sp.Lambda(_TL, u(_TL)**2)}),
+]
+_NESTED_IDS = ["inner_pole", "body_applies_another", "outer_pole_at_inner_value"]
+_U = _ZEROING[0]
+
+
+@pytest.mark.parametrize("part, functions", _NESTED, ids=_NESTED_IDS)
+def test_functions_put_in_by_using_that_apply_each_other_need_every_bodys_divisors(part, functions):
+    premise = derive.claim("shape.nested_using_premise", _U(_XL)**2 * part(_XL), _U(_XL)**4 * part(_XL)).prove()
+    assert premise.verdict is P, premise.evidence.detail
+    ch = derive.chain("shape.nested_using", sp.Integer(1), expect=None).step(
+        _U(_XL)**2, derive.rules.using(premise, functions(_U)))
+    assert ch.verdict is not P and "needs Ne(" in str(ch), str(ch)
+
+
+@pytest.mark.parametrize("part, functions", _NESTED, ids=_NESTED_IDS)
+def test_an_instance_at_functions_that_apply_each_other_needs_every_bodys_divisors(part, functions):
+    premise = derive.claim("shape.nested_instance_premise", _U(_XL)**2 * part(_XL), _U(_XL)**4 * part(_XL)).prove()
+    c = derive.claim("shape.nested_instance", sp.Integer(1), _U(_XL)**2, expect=None).prove(
+        instance_of=premise, mapping=functions(_U))
+    assert c.verdict is not P and "needs Ne(" in c.evidence.detail, c.evidence.detail
+
+
+@pytest.mark.parametrize("part, functions", _NESTED, ids=_NESTED_IDS)
+def test_witness_functions_that_apply_each_other_without_a_value_there_refute_nothing(part, functions):
+    c = derive.claim("shape.nested_witness", _U(_XL)**2 * part(_XL), _U(_XL)**4 * part(_XL), expect=None)
+    with pytest.raises(ValueError, match="is zero there"):
+        c.refute(witness={_XL: 0, **functions(_U)})
+    assert c.verdict is not R
+
+
+def test_functions_put_in_that_apply_each_other_with_values_everywhere_are_still_used():
+    premise = derive.claim("shape.nested_entire_premise", _U(_XL)**2 * F_(_GN(_XL)), _U(_XL)**4 * F_(_GN(_XL))).prove()
+    value = 2 * (_XL**2 + 1)
+    ch = derive.chain("shape.nested_entire", _U(_XL)**2 * value, expect=None).step(
+        _U(_XL)**4 * value, derive.rules.using(premise, {F_: sp.Lambda(_TL, 2 * _TL), _GN: sp.Lambda(_TL, _TL**2 + 1)}))
+    assert ch.verdict is P, str(ch)
+
+
+# -- an assumption that applies a function put in has no value where the function has none: outside the claim -------
+@pytest.mark.parametrize("u", _ZEROING, ids=_ZEROING_IDS)
+def test_a_where_definition_in_an_assumption_keeps_the_points_where_it_has_a_value(u):
+    # assume u(x)² f(x)(x + 5) > 0 with f := 1/u(t)² was read as x + 5 > 0, and the true u(x)² + f(1) = 1 + f(1)
+    # refuted at x = 0, where the assumption has no value
+    c = derive.claim("shape.where_assumption", u(_XL)**2 + F_(1), 1 + F_(1), expect=None,
+                     assume=[u(_XL)**2 * F_(_XL) * (_XL + 5) > 0], where={F_: sp.Lambda(_TL, 1 / u(_TL)**2)})
+    assert sp.Ne(u(_XL), 0) in c.assume
+    c.refute()
+    assert c.verdict is not R, c.evidence.detail
+
+
+@pytest.mark.parametrize("u", _ZEROING, ids=_ZEROING_IDS)
+def test_a_witness_function_without_a_value_where_an_assumption_applies_it_refutes_nothing(u):
+    # u(x) f(x) > 0 forces u(x) ≠ 0, so u(x)² = 1: true for every f; f := 1/u(t) made the assumption 1 > 0 at x = 0
+    c = derive.claim("shape.assumption_witness", u(_XL)**2 + F_(1), 1 + F_(1), assume=[u(_XL) * F_(_XL) > 0],
+                     expect=None)
+    with pytest.raises(ValueError, match="is zero there"):
+        c.refute(witness={_XL: 0, F_: sp.Lambda(_TL, 1 / u(_TL))})
+    assert c.verdict is not R

@@ -386,8 +386,8 @@ class Claim(Statement):
                 if instance_of is not None:  # the values put in need their divisors nonzero, as a chain's do, and
                     # each function put in those of its body where the general claim applies it
                     needs = _wellformed.mapping_divisors(mapping or {})
-                    needs += [d for d in _witness.function_divisors((instance_of.lhs, instance_of.rhs), mapping or {})
-                              if d not in needs]
+                    needs += [d for d in _witness.function_divisors(
+                        (instance_of.lhs, instance_of.rhs, *instance_of.assume), mapping or {}) if d not in needs]
                     unmet += [c for c in _wellformed.unmet_conditions(needs, self.assume) if c not in unmet]
                 if unmet:
                     result = None, "", []
@@ -549,8 +549,9 @@ class Claim(Statement):
                 raise ValueError(f"{where}: the witness gives no value for {names}")
             functions = {k: v for k, v in exact.items() if isinstance(k, UndefinedFunction)}
             if functions:  # a function given has no value where its body divides by zero, though SymPy may cancel it
-                denominators = denominators + [d for d in _witness.function_divisors((self.lhs, self.rhs, *self.shown),
-                                                                                     functions) if d not in denominators]
+                # (and where the assumptions apply it: a point where one has no value is outside the claim)
+                denominators = denominators + [d for d in _witness.function_divisors(
+                    (self.lhs, self.rhs, *self.shown, *self.assume), functions) if d not in denominators]
             try:
                 return _witness.certify_witness(diff, exact, self.assume, denominators), "given witness"
             except ValueError as exc:
@@ -684,6 +685,18 @@ def _defined_assumptions(where, assume, definitions) -> tuple:
                              f"the claim would say nothing")
         if held is not sp.true:
             out.append(held)
+        # where a value put in has none (a function's body, a symbol's value) the assumption has none: such a point is
+        # outside the claim (SymPy may cancel what it divides by, or find the assumption true, once it is put in)
+        for d in _witness.divisors_at(cond, definitions):
+            if isinstance(d, _wellformed.defined):
+                raise ValueError(f"{where}: where: derive cannot tell where the assumption {sp.sstr(cond)} has a value "
+                                 f"with the definitions put in ({sp.sstr(d)})")
+            need = sp.Ne(d, 0)
+            if need is sp.false:
+                raise ValueError(f"{where}: the assumption {sp.sstr(cond)} has no value with the where= definitions "
+                                 f"put in (it divides by {sp.sstr(d)}): the claim would say nothing")
+            if need is not sp.true and need not in out:
+                out.append(need)
     return tuple(out)
 
 

@@ -427,7 +427,7 @@ def using(claim, mapping: dict | None = None) -> Rule:
         return f"by {claim.identifier}" if _zero(step - known) or _zero(step + known) else None
 
     where = (_text(" at ") + _mapping_tex(mapping)) if mapping else ""
-    requires += [c for c in _value_divisors(mapping, (claim.lhs, claim.rhs)) if c not in requires]
+    requires += [c for c in _value_divisors(mapping, (claim.lhs, claim.rhs, *claim.assume)) if c not in requires]
     return Rule("using", _text(f"by {claim.identifier}") + where, check,
                 uses=(claim.identifier,), requires=tuple(requires))
 

@@ -426,15 +426,12 @@ def function_divisors(expr, mapping) -> list:
                 found += [d for d in function_divisors(part, mapping) if d not in found]
         return found
     functions = {f: v for f, v in mapping.items() if isinstance(f, UndefinedFunction) and isinstance(v, sp.Lambda)}
-    calls = {c for c in expr.atoms(AppliedUndef) if c.func in functions}
-    if not calls:
+    if not any(c.func in functions for c in expr.atoms(AppliedUndef)):
         return []
     own = denominators(expr)
-    with sp.evaluate(False):  # each body as written at its arguments: 1/u(x)² kept beside the u(x)² it multiplies
-        written = expr.xreplace({c: functions[c.func].expr.xreplace(dict(zip(functions[c.func].variables, c.args)))
-                                 for c in calls})
+    written, left = _written_in(expr, functions)
     values = {k: v for k, v in mapping.items() if k not in functions}
-    found = []
+    found = [defined(c) for c in left]  # a function put in whose body applies itself: never written out
     for d in denominators(written):
         if d in own:
             continue
@@ -447,6 +444,27 @@ def function_divisors(expr, mapping) -> list:
             found.append(d)
     return found
 
+
+#: how many levels of functions put in are written into each other (f's body applying g, whose body applies h …)
+_WRITTEN_DEPTH = 16
+
+
+def _written_in(expr, functions) -> tuple:
+    """``expr`` with every application of ``functions`` replaced by the body at its arguments, unevaluated, inner
+    applications and those in the bodies too (to a fixed point); and the applications still left after
+    :data:`_WRITTEN_DEPTH` rounds (a body that applies itself)."""
+    def body(call):
+        lam = functions[call.func]
+        return lam.expr.xreplace(dict(zip(lam.variables, call.args)))
+
+    written = expr
+    for _ in range(_WRITTEN_DEPTH):
+        calls = [c for c in written.atoms(AppliedUndef) if c.func in functions]
+        if not calls:
+            return written, []
+        with sp.evaluate(False):  # as written: 1/u(x)² kept beside the u(x)² it multiplies
+            written = written.replace(lambda e: isinstance(e, AppliedUndef) and e.func in functions, body)
+    return written, sorted((c for c in written.atoms(AppliedUndef) if c.func in functions), key=sp.default_sort_key)
 
 def symbol_values(mapping) -> dict:
     """What ``mapping`` puts in for plain symbols, as SymPy reads each value (one it cannot read is left out, for
