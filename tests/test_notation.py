@@ -1,4 +1,5 @@
 """Entries and sums print counted from 1 (derive.kernel.notation), and printing never changes what is checked."""
+import pytest
 import sympy as sp
 
 import derive
@@ -110,3 +111,98 @@ def test_a_logarithm_with_a_base_shows_its_base():
 
     shown = derive.claim("t.log_base", sp.log(8, 2, evaluate=False), 3).body_tex()
     assert r"\log_{2}" in shown and printing.latex(sp.log(sp.Symbol("x"))) == r"\log{\left(x \right)}"
+
+
+_XY = sp.symbols("x y z", real=True)
+_KN = sp.symbols("k n m", integer=True, positive=True)
+_AB = sp.MatrixSymbol("A", 2, 2), sp.MatrixSymbol("B", 2, 2)
+
+
+@pytest.mark.parametrize("exponent, shown", [
+    # e^{x / 2 y} reads as e^{(x/2) y}: a fraction in a power is folded only over one number or symbol
+    (lambda x, y, z: x / (2 * y), r"e^{\frac{x}{2 y}}"),
+    (lambda x, y, z: x / (y * z), r"e^{\frac{x}{y z}}"),
+    (lambda x, y, z: -x / (3 * y), r"e^{- \frac{x}{3 y}}"),
+    (lambda x, y, z: -sp.Rational(851, 500) * x, r"e^{- 851 x / 500}"),  # one number: folded, as before
+], ids=["two_y", "y_z", "minus", "number"])
+def test_a_fraction_in_a_power_of_e_reads_as_it_was_built(exponent, shown):
+    assert printing.latex(sp.exp(exponent(*_XY))) == shown
+
+
+@pytest.mark.parametrize("divisor, shown", [
+    # k mod 2n printed k \bmod 2 n, which reads (k mod 2)·n
+    (lambda k, n, m: 2 * n, r"k \bmod \left(2 n\right)"),
+    (lambda k, n, m: n * m, r"k \bmod \left(m n\right)"),
+    (lambda k, n, m: n + 1, r"k \bmod \left(n + 1\right)"),
+    (lambda k, n, m: n, r"k \bmod n"),
+], ids=["two_n", "n_m", "n_plus_1", "n"])
+def test_a_modulus_that_is_a_product_or_a_sum_is_in_parentheses(divisor, shown):
+    k = _KN[0]
+    assert printing.latex(sp.Mod(k, divisor(*_KN))) == shown
+
+
+@pytest.mark.parametrize("build, shown", [
+    # det A A₁₁ reads as det(A A₁₁), det A B as det(A B)
+    (lambda A, B: sp.Determinant(A) * A[0, 0], r"\det\left(A\right) A_{1,1}"),
+    (lambda A, B: sp.Determinant(A) * sp.Determinant(B) * A[1, 1], r"\det\left(A\right) \det\left(B\right) A_{2,2}"),
+    (lambda A, B: sp.Determinant(A) * B, r"\det\left(A\right) B"),
+], ids=["entry", "two_dets", "matrix"])
+def test_a_determinant_beside_another_factor_keeps_its_argument_apart(build, shown):
+    assert printing.latex(build(*_AB)) == shown
+
+
+_A, _B, _X = sp.symbols("a b x", real=True)
+
+
+@pytest.mark.parametrize("expr, text", [
+    # the plain text of a statement (a viewer without MathJax) lost the fraction bar: "fracsin(2 x)cos(x)"
+    (sp.sin(2 * _X) / sp.cos(_X), "(sin(2 x))/(cos(x))"),
+    (sp.log(_X) / sp.tanh(_X), "(log(x))/(tanh(x))"),
+    (sp.exp(_X) / (1 + sp.sin(_X)), "(eˣ)/(sin(x) + 1)"),
+], ids=["sin_cos", "log_tanh", "exp_sin"])
+def test_the_plain_text_of_a_fraction_of_functions_keeps_its_bar(expr, text):
+    assert unicode(printing.latex(expr)) == text
+
+
+@pytest.mark.parametrize("expr, text", [
+    # [a, −b] read "[a - b]": a matrix's columns ran together
+    (sp.Matrix([[_A, -_B]]), "[a, - b]"),
+    (sp.Matrix([[_A, -_B], [_B, _A]]), "[a, - b; b, a]"),
+    (sp.Matrix([[_A - _B, 1]]), "[a - b, 1]"),
+], ids=["row", "square", "difference"])
+def test_the_plain_text_of_a_matrix_tells_its_columns_apart(expr, text):
+    assert unicode(printing.latex(expr)) == text
+
+
+@pytest.mark.parametrize("expr, text", [
+    (sp.binomial(*sp.symbols("n k", integer=True)), "C(n, k)"),
+    (sp.floor(_X), "⌊x⌋"),
+    (sp.ceiling(_X) + 1, "⌈x⌉ + 1"),
+], ids=["binomial", "floor", "ceiling"])
+def test_the_plain_text_of_a_binomial_or_a_rounding_reads_as_one(expr, text):
+    assert unicode(printing.latex(expr)) == text
+
+
+_JR = sp.Symbol("j", real=True)
+_JN = sp.Symbol("j", integer=True, positive=True)
+_DN = sp.Symbol("d", integer=True, positive=True)
+
+
+@pytest.mark.parametrize("build, index", [
+    # Σ_j id(x·(j K)_j) v_j read the free j as the sum's index
+    (lambda: derive.forms.memory_sum(derive.row("x", 2), _JR * derive.matrix("K", 2, 2), derive.matrix("V", 2, 1),
+                                     derive.activation("identity")), "i"),
+    (lambda: derive.forms.unit_sum(sp.Lambda(sp.symbols("a b", real=True), sp.Symbol("a", real=True)),
+                                   sp.MatrixSymbol("x", 1, _DN), sp.MatrixSymbol("Q", _JN, _DN),
+                                   sp.MatrixSymbol("K", _JN, _DN), sp.MatrixSymbol("V", _JN, 1)), "i"),
+    (lambda: derive.forms.unit_sum(sp.Lambda(sp.symbols("a b", real=True), sp.Symbol("b", real=True)),
+                                   derive.row("x", 2), _JR * derive.matrix("Q", 2, 2), derive.matrix("K", 2, 2),
+                                   derive.matrix("V", 2, 1)), "i"),
+    (lambda: derive.forms.memory_sum(derive.row("x", 2), derive.matrix("K", 2, 2), derive.matrix("V", 2, 1),
+                                     derive.activation("identity")), "j"),  # nothing named j: the paper's j
+], ids=["memory_sum_scaled", "unit_sum_size", "unit_sum_scaled", "plain"])
+def test_a_forms_sum_runs_over_a_letter_no_operand_or_size_names(build, index):
+    tex = printing.latex(build())
+    assert rf"\sum_{{{index}=1}}" in tex
+    if index != "j":
+        assert "_{j}" not in tex

@@ -403,7 +403,7 @@ class DerivePrinter(LatexPrinter):
         own: SymPy prints ``−(x mod b)`` and ``(−x) mod b`` alike, as ``- x \\bmod b``."""
         a, b = expr.args
         left = self._print(a) if a.is_Atom and not a.could_extract_minus_sign() else rf"\left({self._print(a)}\right)"
-        tex = rf"{left} \bmod {self.parenthesize(b, PRECEDENCE['Mul'], strict=True)}"
+        tex = rf"{left} \bmod {self.parenthesize(b, PRECEDENCE['Mul'])}"  # k mod (2n), never (k mod 2)·n
         return tex if exp is None else rf"\left({tex}\right)^{{{exp}}}"
 
     def _print_Mul(self, expr):
@@ -426,9 +426,13 @@ class DerivePrinter(LatexPrinter):
         >>> z = sp.Symbol("z", real=True)
         >>> DerivePrinter().doprint(1 / (1 + sp.exp(-sp.Rational(851, 500) * z)))
         '\\\\frac{1}{1 + e^{- 851 z / 500}}'
+        >>> DerivePrinter().doprint(sp.exp(z / (2 * sp.Symbol("y"))))
+        'e^{\\\\frac{z}{2 y}}'
         """
         folded = self._settings["fold_short_frac"]
-        self._settings["fold_short_frac"] = True
+        # folded only where every denominator is one number or symbol: x / 2 y would read as (x/2)·y
+        self._settings["fold_short_frac"] = all(sp.fraction(m)[1].is_Atom for m in sp.preorder_traversal(expr.args[0])
+                                                if isinstance(m, sp.Mul))
         try:
             tex = "e^{%s}" % self._print(expr.args[0])
         finally:
@@ -473,14 +477,12 @@ class DerivePrinter(LatexPrinter):
         return super()._print_MatrixSlice(expr)
 
     def _print_Determinant(self, expr):
-        r"""``\det M`` as the paper writes it; an explicit matrix in brackets, so that determinants stacked in a
-        column stay apart (bars of one height run into one line)."""
+        r"""``\det(M)``, in parentheses (``\det A\, B`` would read as ``\det(A B)``); an explicit matrix in brackets,
+        so that determinants stacked in a column stay apart (bars of one height run into one line)."""
         arg = expr.arg
         if isinstance(arg, sp.MatrixBase):
             return r"\det " + self._print_MatrixBase(arg)
-        if isinstance(arg, (MatrixSymbol, sp.Identity, sp.ZeroMatrix, sp.OneMatrix)):
-            return rf"\det {self._print(arg)}"
-        return rf"\det\left({self._print(arg)}\right)"
+        return rf"\det\left({self._print(arg)}\right)"  # det A A₁₁ would read as det(A A₁₁)
 
     def _print_HadamardProduct(self, expr):
         return r" \odot ".join(self._wrap(a) for a in expr.args)

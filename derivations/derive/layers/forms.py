@@ -637,10 +637,23 @@ def _tex_key_value(printer, x, K, V, sigma):
     return rf"{printing.sigma_tex(sigma, printer)}\left({printer._print(sp.MatMul(x, sp.Transpose(K)) if not isinstance(K, sp.MatrixSymbol) else x * K.T)}\right) {printer._wrap(V)}"
 
 
+#: the letters a form's sum is printed over, the first that no operand or size names (j K with a free j: Σᵢ)
+_INDEX_LETTERS = ("j", "i", "l", "p", "s", "u", "w")
+
+
+def _index_letter(*operands) -> str:
+    """The letter a form's sum runs over in print: ``j``, unless an operand or a size is named so (``(j K)_j`` would
+    read the free j as the index), then the next free one of :data:`_INDEX_LETTERS`."""
+    taken = {str(s).split("_")[0] for o in operands if isinstance(o, (sp.Basic, sp.MatrixBase)) for s in o.free_symbols}
+    taken |= {str(s) for o in operands if isinstance(o, (sp.Basic, sp.MatrixBase)) for s in o.free_symbols}
+    return next((c for c in _INDEX_LETTERS if c not in taken), "j'")
+
+
 def _tex_memory_sum(printer, x, K, V, sigma):
     s = printing.sigma_tex(sigma, printer)
-    return (rf"\sum_{{j=1}}^{{{K.shape[0]}}} {s}\left({printer._print(x)} \cdot {_row_name(printer, K, 'j')}\right)\,"
-            rf"{_row_name(printer, V, 'j')}")
+    j = _index_letter(x, K, V, *K.shape, *V.shape)
+    return (rf"\sum_{{{j}=1}}^{{{K.shape[0]}}} {s}\left({printer._print(x)} \cdot {_row_name(printer, K, j)}\right)\,"
+            rf"{_row_name(printer, V, j)}")
 
 
 def _tex_layer(letter):
@@ -668,13 +681,14 @@ def _tex_gated_rank_r(printer, x, Qs, Ks, V, sigma):
 
 def _tex_unit_sum(printer, term, x, Q, K, V):
     a, b = term.variables
-    aj, bj = sp.Symbol(f"{a.name}_j", real=True), sp.Symbol(f"{b.name}_j", real=True)
+    j = _index_letter(x, Q, K, V, *Q.shape, *V.shape, *(term.expr.free_symbols - set(term.variables)))
+    aj, bj = sp.Symbol(f"{a.name}_{j}", real=True), sp.Symbol(f"{b.name}_{j}", real=True)
     body = printer._print(term.expr.xreplace({a: aj, b: bj}))
     if isinstance(term.expr, sp.Add):
         body = rf"\left({body}\right)"
-    return (rf"\sum_{{j=1}}^{{{Q.shape[0]}}} {body}\, {_row_name(printer, V, 'j')}"
-            rf"\ \big|_{{{printer._print(aj)} = {printer._print(x)} \cdot {_row_name(printer, Q, 'j')},\ "
-            rf"{printer._print(bj)} = {printer._print(x)} \cdot {_row_name(printer, K, 'j')}}}")
+    return (rf"\sum_{{{j}=1}}^{{{Q.shape[0]}}} {body}\, {_row_name(printer, V, j)}"
+            rf"\ \big|_{{{printer._print(aj)} = {printer._print(x)} \cdot {_row_name(printer, Q, j)},\ "
+            rf"{printer._print(bj)} = {printer._print(x)} \cdot {_row_name(printer, K, j)}}}")
 
 
 def _sizes_layer(x, K, V, *rest):

@@ -16,26 +16,34 @@ import re
 
 __all__ = ["scripts_html", "title_text", "unicode", "unicode_text"]
 
+#: functions SymPy's LaTeX writes as a command with its argument in braces (``\sin{\left(x \right)}``)
+_FUNCTIONS = (r"\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|asin|acos|atan|arcsin|arccos|arctan|operatorname|log|ln|exp"
+              r"|erf|erfc|det|tr|sgn|max|min|Gamma|zeta)(?![a-zA-Z])")
 _TEX = [  # spacing and sizing dropped, markup unwrapped, the innermost first
     (r"\\(?:left|right|displaystyle|textstyle|big|Big|bigg|Bigg|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])", ""),
     (r"\\(?:quad|qquad)(?![a-zA-Z])|\\[,;:! ]", " "),
     (r"\\(?:operatorname|mathrm|text|textrm|texttt|mathbf|boldsymbol|mathit|mathcal|mathsf)\{([^{}]*)\}", r"\1"),
     (r"\\mathbb\{R\}", "ℝ"), (r"\\mathbb\{Z\}", "ℤ"),
+    (_FUNCTIONS + r"\{([^{}]*)\}", r"\1\2"),  # \sin{(2 x)}: the function's name before its argument
     (r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1)/(\2)"),
+    (r"\\binom\{([^{}]*)\}\{([^{}]*)\}", r"C(\1, \2)"),
     (r"\\sqrt\{([^{}]*)\}", r"√(\1)"),
     (r"\^\{T\}|\^\{\\top\}|\^\\top|\^T(?![a-zA-Z])", "ᵀ"),
     (r"\^\{-\\top\}", "⁻ᵀ"),
     (r"\\begin\{[a-z]*\}(?:\{[^{}]*\})?|\\end\{[a-z]*\}", ""),
     (r"\\\\", "; "),
-    (r"&", " "),
+    (r"&", " "),  # an alignment (a matrix's columns are told apart before: see unicode)
 ]
+#: a matrix's columns: separated by commas (its rows by semicolons), so that [a, -b] never reads [a - b]
+_MATRIX = re.compile(r"\\begin\{([pbvBV]?matrix)\}(.*?)\\end\{\1\}", re.S)
 _SYMBOLS = {"sigma": "σ", "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "lambda": "λ", "mu": "μ",
             "pi": "π", "tau": "τ", "phi": "φ", "epsilon": "ε", "odot": "⊙", "cdot": "·", "cdots": "⋯", "dots": "…",
             "ldots": "…", "times": "×", "leq": "≤", "geq": "≥", "neq": "≠", "ne": "≠", "le": "≤", "ge": "≥",
             "Longrightarrow": "⟹", "Rightarrow": "⇒", "Leftrightarrow": "⇔", "leftrightarrow": "↔", "rightarrow": "→",
             "leftarrow": "←", "sum": "Σ", "prod": "Π",
             "infty": "∞", "in": "∈", "forall": "∀", "mapsto": "↦", "to": "→", "checkmark": "✓", "top": "ᵀ",
-            "circ": "∘", "colon": ":", "mid": "|", "partial": "∂", "operatorname": "", "{": "{", "}": "}"}
+            "circ": "∘", "colon": ":", "mid": "|", "partial": "∂", "operatorname": "", "{": "{", "}": "}",
+            "lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉", "bmod": "mod"}
 _SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))
 _SUP = dict(zip("0123456789+-=()abcdefghijklmnoprstuvwxyzT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᵀ"))
 
@@ -61,6 +69,7 @@ def _loose_group(text: str) -> str:
 def unicode(tex: str) -> str:
     """``tex`` as one line of readable Unicode text (see the module)."""
     text = tex.replace(r"\_", "\x00")  # an underscore written out (in an identifier) is no subscript
+    text = _MATRIX.sub(lambda m: m.group(2).replace("&", "\x01"), text)
     for _ in range(40):  # nested braces: the innermost first, until nothing changes
         before = text
         for pattern, repl in _TEX:
@@ -73,8 +82,8 @@ def unicode(tex: str) -> str:
         if text == before:
             break
     text = re.sub(r"\\([a-zA-Z]+)", r"\1", text)
-    text = text.replace("\\", "").replace("{", "").replace("}", "").replace("\x00", "_")
-    text = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", text))
+    text = text.replace("\\", "").replace("{", "").replace("}", "").replace("\x00", "_").replace("\x01", ",")
+    text = re.sub(r"\(\s+", "(", re.sub(r"\s+([),])", r"\1", text))
     return " ".join(text.split())
 
 
