@@ -206,3 +206,45 @@ def test_a_forms_sum_runs_over_a_letter_no_operand_or_size_names(build, index):
     assert rf"\sum_{{{index}=1}}" in tex
     if index != "j":
         assert "_{j}" not in tex
+
+
+@pytest.mark.parametrize("expr, rows", [
+    # {1 for x > 0; 2 for x > 1} read as cases says both 1 and 2 at x = 2; SymPy takes the first that holds
+    (sp.Piecewise((1, _X > 0), (2, _X > 1), (0, True)), [r"\text{for}\: x > 0", r"\text{otherwise, for}\: x > 1"]),
+    (sp.Piecewise((1, _X > 1), (2, _X > 0), (3, _X > -1), (0, True)),
+     [r"\text{for}\: x > 1", r"\text{otherwise, for}\: x > 0", r"\text{otherwise, for}\: x > -1"]),
+    (sp.Piecewise((_X, _X < 2), (2 * _X, _X > 0), (0, True)), [r"\text{for}\: x < 2", r"\text{otherwise, for}\: x > 0"]),
+    (sp.Piecewise((1, _X > 0), (2, _X < 0), (0, True)), [r"\text{for}\: x > 0", r"\text{for}\: x < 0"]),  # apart
+], ids=["nested", "three", "crossing", "apart"])
+def test_a_case_that_may_overlap_an_earlier_one_reads_otherwise(expr, rows):
+    tex = printing.latex(expr)
+    assert all(r in tex for r in rows), tex
+    if "apart" in rows[0] or rows[1].startswith(r"\text{for}"):
+        assert "otherwise, for" not in tex
+
+
+@pytest.mark.parametrize("expr, shown, scope", [
+    # θ(x) + θ(−x) = 1 holds with θ(0) = ½, as SymPy takes it, and fails with θ(0) = 1: the value is said
+    (sp.Heaviside(_X) + sp.Heaviside(-_X), r"\operatorname{H}\left(x\right)", r"\operatorname{H}(0) = \frac{1}{2}"),
+    (sp.Heaviside(_X, 0), r"\operatorname{H}_{0}\left(x\right)", r"\operatorname{H}_{0}(0) = 0"),
+    (sp.Heaviside(_X, 1) * _X, r"\operatorname{H}_{1}\left(x\right)", r"\operatorname{H}_{1}(0) = 1"),
+], ids=["half", "zero", "one"])
+def test_a_step_function_prints_with_its_value_at_zero(expr, shown, scope):
+    assert shown in printing.latex(expr)
+    assert scope in printing.scope([expr])[0]
+
+
+@pytest.mark.parametrize("build, words", [
+    # x__2 = x² printed x² = x², ab = a·b printed ab = a b, Alpha = A printed A = A: each refuted, each a tautology
+    (lambda x, a, b: (sp.Symbol("x__2", real=True), x**2), "a power"),
+    (lambda x, a, b: (sp.Symbol("ab", real=True), a * b), "product of a b"),
+    (lambda x, a, b: (sp.Symbol("Alpha", real=True), sp.Symbol("A", real=True)), "both print as"),
+], ids=["superscript", "product", "upright"])
+def test_a_name_that_prints_as_an_expression_of_other_names_is_refused(build, words):
+    with pytest.raises(ValueError, match=words):
+        derive.claim("t.names", *build(_X, _A, _B))
+
+
+def test_a_label_in_parentheses_and_a_greek_name_are_names():
+    c = derive.claim("t.label", sp.Symbol("K^{(1)}", real=True) + sp.Symbol("alpha", real=True), _A)
+    assert c.record()["checked"].startswith("K^{(1)} + \\alpha")

@@ -370,6 +370,15 @@ def is_generic(f) -> bool:
 
 
 # -- the printer --------------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1024)
+def _disjoint(a, b) -> bool:
+    """Whether two conditions cannot hold at once, as SymPy's logic finds (anything else: they may)."""
+    try:
+        return sp.And(a, b).simplify() == sp.false
+    except Exception:  # noqa: BLE001 - any failure of SymPy's logic: read as "they may"
+        return False
+
+
 class DerivePrinter(LatexPrinter):
     """SymPy's LaTeX printer, with the forms named, ``⊙`` for the Hadamard product, ``ᵀ`` for transposes, and
     entries and sums counted from 1.
@@ -397,6 +406,33 @@ class DerivePrinter(LatexPrinter):
 
     def _print_Identity(self, I):
         return self._sized(r"\mathbb{I}", I, True)
+
+    def _print_Piecewise(self, expr):
+        r"""The cases as SymPy reads them, the first that holds: a case whose condition may hold where an earlier one
+        does reads "otherwise, for" (``{1 for x > 0; 2 for x > 1}`` would say both 1 and 2 at x = 2).
+
+        >>> import sympy as sp
+        >>> x = sp.Symbol("x", real=True)
+        >>> DerivePrinter().doprint(sp.Piecewise((1, x > 0), (2, x > 1), (0, True)))
+        '\\begin{cases} 1 & \\text{for}\\: x > 0 \\\\2 & \\text{otherwise, for}\\: x > 1 \\\\0 & \\text{otherwise} \\end{cases}'
+        """
+        rows, before = [], []
+        for e, c in expr.args:
+            if c == sp.true:
+                rows.append(rf"{self._print(e)} & \text{{otherwise}}")
+                continue
+            said = r"\text{otherwise, for}\: " if any(not _disjoint(c, b) for b in before) else r"\text{for}\: "
+            rows.append(rf"{self._print(e)} & {said}{self._print(c)}")
+            before.append(c)
+        return r"\begin{cases} %s \end{cases}" % r" \\".join(rows)
+
+    def _print_Heaviside(self, expr, exp=None):
+        r"""``H(x)``, with its value at 0 below it where that is not ½ (the scope says ``H(0) = ½``): θ(x) + θ(−x) = 1
+        is false under the other common convention, θ(0) = 1."""
+        arg, h0 = expr.args[0], expr.args[1] if len(expr.args) > 1 else sp.S.Half
+        name = r"\operatorname{H}" if h0 == sp.S.Half else rf"\operatorname{{H}}_{{{self._print(h0)}}}"
+        tex = rf"{name}\left({self._print(arg)}\right)"
+        return tex if exp is None else rf"{tex}^{{{exp}}}"
 
     def _print_Mod(self, expr, exp=None):
         """``a \\bmod b`` with a dividend that is not a symbol or a number in parentheses, and ``−(a mod b)`` with its
@@ -836,6 +872,11 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
         rows, cols = (_size_tex(printer, d) for d in shape)
         parts.append(", ".join(names) + rf" \in \mathbb{{R}}^{{{rows} \times {cols}}}")
     parts += [printer._print(c) for c in assume]
+    steps = {h.args[1] if len(h.args) > 1 else sp.S.Half for o in objects if isinstance(o, sp.Basic)
+             for h in o.atoms(sp.Heaviside)}  # what H is at 0, as SymPy takes it (the reader may take it 1)
+    for h0 in sorted(steps, key=sp.default_sort_key):
+        name = r"\operatorname{H}" if h0 == sp.S.Half else rf"\operatorname{{H}}_{{{printer._print(h0)}}}"
+        parts.append(rf"{name}(0) = {printer._print(h0)}")
     for least in (1, 0):  # each from the least its declaration allows: a size declared nonnegative may be 0
         names = ", ".join(printer._print(s) for s in size_syms if (s.is_positive is True) == (least == 1))
         if names:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 
 import sympy as sp
 from sympy.concrete.expr_with_limits import ExprWithLimits
@@ -431,11 +432,41 @@ def refuse_same_names(where: str, symbols) -> None:
             raise ValueError(f"{where}: two different symbols are both named {name!r} "
                              f"({_facts(other)} and {_facts(s)}); give them different names")
         tex = sp.latex(s)  # ({y}_{1}, an IndexedBase's entry, typesets as y_{1}, a symbol's)
-        for shown in (f"${tex}$", sp.pretty(s, use_unicode=True), "$" + tex.replace("{", "").replace("}", "") + "$"):
+        if re.search(r"\^(?!\{\()", tex) and not isinstance(s, UndefinedFunction):  # x__2 prints x², a power of x
+            raise ValueError(f"{where}: the symbol {name!r} prints as {tex}, a power; give it a name without a "
+                             f"superscript (a label in parentheses, as K^{{(1)}}, reads as one)")
+        upright = re.sub(r"\\mathrm\{([^{}]*)\}", r"\1", tex)  # Alpha prints \mathrm{A}, which typesets as A
+        for shown in (f"${tex}$", sp.pretty(s, use_unicode=True), "$" + tex.replace("{", "").replace("}", "") + "$",
+                      "$" + upright.replace("{", "").replace("}", "") + "$"):
             other = by_tex.setdefault(shown, s)
             if other != s:
                 raise ValueError(f"{where}: the symbols {str(getattr(other, 'name', other))!r} and {name!r} both print "
                                  f"as {shown}; give them names that print apart")
+    _refuse_products_of_names(where, by_name)
+
+
+def _refuse_products_of_names(where: str, by_name: dict) -> None:
+    """Raise ValueError for a name of several letters that prints as it is written and reads as the product of other
+    names of the statement: ``ab`` beside ``a`` and ``b`` typesets as ``a b``."""
+    plain = {n for n, s in by_name.items() if isinstance(s, sp.Symbol) and sp.latex(s) == n}
+    for name in sorted(plain):
+        if len(name) > 1 and name.isalpha() and _product_of(name, plain - {name}):
+            raise ValueError(f"{where}: the symbol {name!r} prints as the product of "
+                             f"{' '.join(_product_of(name, plain - {name}))}, names of the same statement; give it a "
+                             f"name that prints apart (a subscript: {name[0]}_{name[1:]})")
+
+
+def _product_of(name: str, names: set) -> list:
+    """``name`` cut into pieces each of which is in ``names`` (two or more pieces), or ``[]``."""
+    for k in range(1, len(name)):
+        head, rest = name[:k], name[k:]
+        if head in names:
+            if rest in names:
+                return [head, rest]
+            tail = _product_of(rest, names)
+            if tail:
+                return [head, *tail]
+    return []
 
 
 #: the facts a function's description names (the others follow from them)
