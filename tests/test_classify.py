@@ -219,13 +219,18 @@ def test_a_linear_activation_in_disguise_keeps_every_symmetry(text):
         assert f.layer.verdict is P and f.unit.verdict is P
 
 
-@pytest.mark.parametrize("text", ["z*Heaviside(z**2)", "z*sign(z**2)", "z*Heaviside(z**2 - 2) + z*Heaviside(2 - z**2)"])
-def test_the_identity_with_kinks_at_roots_of_a_square_is_never_refuted(text):
-    # each is z everywhere (z·½ + z·½ at z = ±√2): the kernel may leave a symmetry undecided (the README says so),
-    # never refute one, and the pieces read it as the identity
+@pytest.mark.parametrize("text", ["z*Heaviside(z**2)", "z*sign(z**2)", "z*Heaviside(z**2 - 2) + z*Heaviside(2 - z**2)",
+                                  "Piecewise((z, (z**2 - 1)*(z**2 - 4) < 0), (z, True))"])
+def test_the_identity_with_kinks_at_roots_of_a_polynomial_keeps_every_symmetry(text):
+    # each is z everywhere (z·½ + z·½ at z = ±√2): left undecided until the sign split cut the line at the roots
     result = classify(text)
+    assert tuple(result.verdicts().values()) == (P, P, P)
+    assert result.family_text() == "linear (c = 1)"
+
+
+def test_an_identity_with_kinks_at_roots_only_crootof_writes_is_never_refuted():
+    result = classify("z*Heaviside(z**3 - 3*z + 1) + z*Heaviside(3*z - 1 - z**3)")
     assert R not in result.verdicts().values()
-    assert result.family_text() in ("linear (c = 1)", "undecided")
 
 
 def test_the_scaling_with_every_alpha_is_proved_directly_by_the_sign_split():

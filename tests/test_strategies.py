@@ -174,3 +174,29 @@ def test_a_sum_of_a_summand_free_of_its_index_counts_its_terms(lhs, rhs):
     n = sp.Symbol("n", integer=True, positive=True)
     proved = derive.claim("t.constant_sum", lhs(c, k, j, n), rhs(c, k, j, n), expect=None).prove()
     assert proved.verdict is derive.Verdict.PROVED, proved.evidence.detail
+
+
+_ZR = sp.Symbol("z", real=True)
+_H = sp.Heaviside
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # a kink at the roots of a polynomial of degree 2 or more: the real line cut there (z·H(z²) was left undecided)
+    (_ZR * _H(_ZR**2 - 2) + _ZR * _H(2 - _ZR**2), _ZR),
+    (_H((_ZR**2 - 1) * (_ZR**2 - 4)), _H(_ZR**2 - 1) * _H(_ZR**2 - 4) + _H(1 - _ZR**2) * _H(4 - _ZR**2)),
+    (sp.Piecewise((2 * _ZR, _ZR**2 >= 2), (_ZR, True)), _ZR + _ZR * _H(_ZR**2 - 2, 1)),
+], ids=["sqrt2", "quartic", "piecewise"])
+def test_a_kink_at_the_roots_of_a_polynomial_is_split_there(lhs, rhs):
+    c = derive.claim("t.poly_kink", lhs, rhs).prove()
+    assert c.verdict is derive.Verdict.PROVED and "sign split by substitution" in c.evidence.detail, c.evidence.detail
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    (_ZR * _H(_ZR**2 - 2), _ZR * _H(_ZR - 1)),  # apart on (1, √2)
+    (_ZR * sp.sign(_ZR**2 - _ZR - 1)**2, _ZR),  # apart at the golden ratio, where the sign is 0
+    (_H(_ZR**2 - 2) * _H(2 - _ZR**2), sp.Integer(0)),  # ¼ at ±√2
+    (_ZR * _H(_ZR**3 - 3 * _ZR + 1), _ZR),  # roots only CRootOf writes: not split (and false)
+], ids=["interval", "golden", "roots", "cubic"])
+def test_a_split_at_the_roots_of_a_polynomial_proves_nothing_false(lhs, rhs):
+    c = derive.claim("t.poly_kink_false", lhs, rhs).prove()
+    assert c.verdict is not derive.Verdict.PROVED, c.evidence.detail

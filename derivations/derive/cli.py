@@ -290,8 +290,8 @@ def parser() -> argparse.ArgumentParser:
         description="Prove or refute (with an exact witness on the whole layer) exchange, scaling with alpha > 0 and "
         "scaling with alpha != 0. Decided for every piecewise polynomial (polynomials with rational coefficients "
         "and max/min/abs/relu/leaky_relu/sign/Heaviside/Piecewise of such, their conditions joined by and/or/not) whose "
-        "form the kernel proves (one with a kink at a root of a polynomial of degree 2 or more, such as "
-        "z*Heaviside(z**2), may not be); any other activation is tried and may come out undecided, with the reason.",
+        "form the kernel proves (one with a kink at a root of a polynomial that only CRootOf writes, such as "
+        "z**3 - 3*z + 1, may not be); any other activation is tried and may come out undecided, with the reason.",
         epilog="exit status: 0 every symmetry decided, 3 some symmetry undecided (out of time, or no proof and no "
         "witness found), 2 the activation was refused (not readable, not real on the real line)")
     k.add_argument("expr", help='the activation as an expression in z, e.g. "z * sigmoid(z)", or a name such as '

@@ -637,8 +637,8 @@ def classify(sigma, *, name=None, label=None, prefix="classify", expect=None, bu
     Decided (each symmetry proved or refuted, never left open) for every σ built from polynomials with rational
     coefficients and ``max``/``min``/``abs``/``relu``/``leaky_relu``/``sign``/``Heaviside``/``Piecewise`` of such
     (a piecewise polynomial, a ``Piecewise`` condition joined by and/or/not too) whose form the kernel proves (a
-    kink at a root of a polynomial of degree 2 or more, as in ``z*Heaviside(z**2)``, may leave it undecided); tried
-    for any other σ, which may come out undecided, with the reason.
+    kink at a root of a polynomial that only ``CRootOf`` writes, as of ``z**3 - 3*z + 1``, may leave it undecided);
+    tried for any other σ, which may come out undecided, with the reason.
 
     Parameters
     ----------

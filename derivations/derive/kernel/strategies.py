@@ -15,6 +15,7 @@ from sympy.matrices.expressions import MatrixExpr
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from . import notation, sums, wellformed
+from .certify import excluding_zero
 from .inverses import cancelling, needs
 from .simplifying import simplified
 from .wellformed import bound_symbols
@@ -518,7 +519,7 @@ def _cases_zero(expr, depth: int, split_on: list) -> int:
     # meet the sum's limits, or make a matrix of size −p)
     pick = next((found for found in map(_linear_in, cores) if found is not None and found[0] not in bound), None)
     if pick is None:
-        return 0
+        return _polynomial_cases_zero(expr, cores, bound, depth, split_on)
     x, k, r = pick
     if r.free_symbols & bound:  # x := (±p − r)/k would put a symbol where a part binds it
         return 0
@@ -532,6 +533,144 @@ def _cases_zero(expr, depth: int, split_on: list) -> int:
         total += leaves
     return total
 
+
+
+def _polynomial_cases_zero(expr, cores, bound, depth: int, split_on: list) -> int:
+    """:func:`_cases_zero` over a real symbol ``x`` whose arguments are polynomials in ``x`` alone with rational
+    coefficients, one of degree 2 or more (``Heaviside(z² − 2)``): the real line cut at their real roots, each
+    written in radicals and put in order by certified enclosures. At each root ``x`` takes that value; on each open
+    interval between them every argument keeps the sign it has at a rational point there, so it is read as that
+    sign times a fresh positive symbol (checked to give back the expression exactly), ``x`` left as it is. Every
+    case must reduce to zero, recursing as :func:`_cases_zero` does; anything else (a root only ``CRootOf``
+    writes, two roots the enclosures cannot put in order) is 0 cases: not proved."""
+    found = _polynomial_arguments(cores, bound)
+    if found is None:
+        return 0
+    x, mine = found
+    roots = _ordered_roots(mine, x)
+    if roots is None:
+        return 0
+    points = _points_between(roots)
+    if points is None:
+        return 0
+    split_on.extend(c for c in mine if c not in split_on)
+    written = expr.xreplace({a: _normalise(a) for a in expr.atoms(*_PIECEWISE) if not isinstance(a, sp.Piecewise)})
+    cases = [_kink_arguments_expanded(written.xreplace({x: r})) for r in roots]
+    # each argument as a real of its own (checked to give back the expression, and to leave no kink of x), then
+    # that real as its sign on the interval times a positive one
+    general = {c: sp.Dummy("t", real=True) for c in mine}
+    generalised = written.xreplace({**_comparisons_of(written, general), **{-c: -t for c, t in general.items()},
+                                    **general})  # (2 − z² is −(z² − 2))
+    kinks = [part for a in generalised.atoms(*_PIECEWISE)
+             for part in ([c for _, c in a.args] if isinstance(a, sp.Piecewise) else a.args)]
+    if sp.expand(generalised.xreplace({t: c for c, t in general.items()}) - written) != 0 or any(
+            isinstance(part, sp.Basic) and part.has(x) for part in kinks):
+        return 0  # an argument not read as a whole (its core inside something else): not split here
+    for q in points:
+        fresh = {c: sp.sign(c.xreplace({x: q})) * sp.Dummy("p", positive=True) for c in mine}  # (an exact rational)
+        cases.append(generalised.xreplace({general[c]: fresh[c] for c in mine}))
+    total = 0
+    for case in cases:
+        leaves = _cases_zero(_lift(case), depth - 1, split_on)
+        if not leaves:
+            return 0
+        total += leaves
+    return total
+
+
+def _polynomial_arguments(cores, bound):
+    """``(x, its arguments)``: a real symbol, declared nothing more and bound by no part, each argument holding which
+    is a polynomial in it alone with rational coefficients, one of degree 2 or more; ``None`` when none is."""
+    for x in sorted({s for c in cores for s in c.free_symbols}, key=sp.default_sort_key):
+        if not isinstance(x, sp.Symbol) or x in bound or x.is_real is not True or any(
+                getattr(x, f"is_{k}") is not None for k in ("positive", "negative", "zero", "integer")):
+            continue
+        mine = [c for c in cores if x in c.free_symbols]
+        if not all(c.free_symbols == {x} and c.is_polynomial(x) and all(k.is_Rational for k in sp.Poly(c, x).coeffs())
+                   for c in mine):
+            continue
+        if any(sp.degree(c, x) >= 2 for c in mine):
+            return x, mine
+    return None
+
+
+def _sign_of(number) -> int | None:
+    """The sign of a closed real number, as a certified enclosure gives it (``None``: none excludes zero)."""
+    found = excluding_zero(sp.sympify(number))
+    if found is None or not found[1].startswith("arb"):
+        return None
+    return 1 if found[0] > 0 else -1
+
+
+def _ordered_roots(polys, x):
+    """The distinct real roots of ``polys`` in increasing order, each written in radicals; ``None`` when one is not
+    (``CRootOf``) or two cannot be told apart by an enclosure."""
+    roots = []
+    for c in polys:
+        for r in sp.Poly(c, x).real_roots():
+            if r.has(sp.CRootOf) or r.is_real is not True:
+                return None
+            if r not in roots:
+                roots.append(r)
+
+    def order(a, b):
+        s = _sign_of(a - b)
+        if s is None:
+            raise _Unordered
+        return s
+
+    try:
+        return sorted(roots, key=functools.cmp_to_key(order))
+    except _Unordered:
+        return None
+
+
+class _Unordered(Exception):
+    """Two roots no enclosure puts in order (equal, written apart): no split."""
+
+
+def _points_between(roots):
+    """A rational point in each open interval the roots cut the real line into (one for no root), each certified to
+    lie strictly between its two roots; ``None`` when one cannot be."""
+    if not roots:
+        return [sp.Integer(0)]
+    approx = [sp.Rational(str(sp.N(r, 30))) for r in roots]
+    points = [sp.floor(approx[0]) - 1] + [(a + b) / 2 for a, b in zip(approx, approx[1:])] + [sp.ceiling(approx[-1]) + 1]
+    for k, q in enumerate(points):
+        if k > 0 and _sign_of(q - roots[k - 1]) != 1:
+            return None
+        if k < len(roots) and _sign_of(roots[k] - q) != 1:
+            return None
+    return points
+
+
+def _comparisons_of(expr, general: dict) -> dict:
+    """Each comparison in a ``Piecewise`` condition of ``expr`` whose sides differ by a rational multiple ``k`` of
+    an argument ``c`` (``z² ≥ 2`` of ``z² − 2``), written ``k t ⋈ 0`` in the real ``t`` that stands for ``c``: the same
+    condition, read as a whole (SymPy keeps a condition as ``z² ≥ 2`` however it is built)."""
+    out = {}
+    for p in expr.atoms(sp.Piecewise):
+        for _, cond in p.args:
+            for rel in (cond.atoms(sp.core.relational.Relational) if isinstance(cond, sp.Basic) else ()):
+                for c, t in general.items():
+                    k = sp.cancel((rel.lhs - rel.rhs) / c)
+                    if k.is_Rational and k != 0:
+                        out[rel] = rel.func(k * t, 0)
+                        break
+    return out
+
+
+def _kink_arguments_expanded(expr):
+    """``expr`` with the arguments of its kinks and the comparisons of its conditions expanded: at a root written in
+    radicals, ``(√2)² − 2`` is the 0 it stands for."""
+    def kink(e):
+        if isinstance(e, sp.Piecewise):
+            return sp.Piecewise(*[(v, c.replace(lambda r: isinstance(r, sp.core.relational.Relational),
+                                                lambda r: r.func(sp.expand(r.lhs - r.rhs), 0))
+                                   if isinstance(c, sp.Basic) else c) for v, c in e.args])
+        return e.func(*[sp.expand(a) for a in e.args])
+
+    return expr.replace(lambda e: isinstance(e, _PIECEWISE), kink)
 
 def _independent_groups(expanded, variables):
     """Split a sum into groups of terms that share no split variable (each group must vanish on its own)."""
