@@ -248,3 +248,84 @@ def test_a_name_that_prints_as_an_expression_of_other_names_is_refused(build, wo
 def test_a_label_in_parentheses_and_a_greek_name_are_names():
     c = derive.claim("t.label", sp.Symbol("K^{(1)}", real=True) + sp.Symbol("alpha", real=True), _A)
     assert c.record()["checked"].startswith("K^{(1)} + \\alpha")
+
+
+_IR = sp.Symbol("i", real=True)
+
+
+@pytest.mark.parametrize("build, words", [
+    # a symbol that prints as a constant: |i + i|² = i² + 1 was proved (i real beside the imaginary unit), π = π and
+    # log(e e) = log(e) + 1 read as identities of the constants
+    (lambda: (sp.Pow(sp.Abs(sp.Add(_IR, sp.I, evaluate=False), evaluate=False), 2, evaluate=False), _IR**2 + 1),
+     "prints as i, as a constant"),
+    (lambda: (sp.Symbol("pi", real=True), sp.pi), r"prints as \\pi"),
+    (lambda: (sp.log(sp.Symbol("e", positive=True) * sp.E), sp.log(sp.Symbol("e", positive=True)) + 1), "prints as e"),
+], ids=["i", "pi", "e"])
+def test_a_symbol_that_prints_as_a_constant_is_refused(build, words):
+    with pytest.raises(ValueError, match=words):
+        derive.claim("t.constant_name", *build())
+
+
+@pytest.mark.parametrize("name", ["2", "-1", "x + y", "x y", "|x|", "x,y", "∞"])
+def test_a_symbol_whose_name_is_no_name_is_refused(name):
+    with pytest.raises(ValueError, match="does not print as a name"):
+        derive.claim("t.no_name", sp.Symbol(name, real=True) + _A, _A)
+
+
+@pytest.mark.parametrize("build, words", [
+    (lambda: (sp.Symbol("x_1_2", real=True), sp.Symbol("x_12", real=True)), "both print as"),  # x_{1 2} is x_{12}
+    (lambda: (sp.MatrixSymbol("A", 2, 2)[0, :] * sp.MatrixSymbol("a_1", 1, 2).T,
+              (sp.MatrixSymbol("A", 2, 2)[0, :] * sp.MatrixSymbol("a_1", 1, 2).T).as_explicit()), "a row of the matrix"),
+    (lambda: (sp.MatrixSymbol("B", 2, 2)[1, :] * sp.MatrixSymbol("b_2", 1, 2).T,
+              (sp.MatrixSymbol("B", 2, 2)[1, :] * sp.MatrixSymbol("b_2", 1, 2).T).as_explicit()), "a row of the matrix"),
+], ids=["spaced_subscript", "row_a1", "row_b2"])
+def test_names_that_typeset_alike_are_refused(build, words):
+    with pytest.raises(ValueError, match=words):
+        derive.claim("t.alike", *build())
+
+
+@pytest.mark.parametrize("names", [("i", "x"), ("K_{1,1}", "Q_j"), ("c_+", "alpha1"), ("K'", "theta")])
+def test_names_the_notebooks_use_are_names(names):
+    a, b = (sp.Symbol(n, real=True) for n in names)
+    c = derive.claim("t.names_kept", a * (b + 1), a * b + a).prove()
+    assert c.verdict is derive.Verdict.PROVED
+
+
+_KI = sp.Symbol("k", integer=True)
+_JI = sp.Symbol("j", integer=True)
+
+
+@pytest.mark.parametrize("build", [
+    # Σ_{k=0}^{2} Σ_{k=0}^{k} 1 is one Sum with two limits on k: printed from 1, the wrong k was shifted (9 for 6)
+    lambda: sp.Sum(sp.Sum(1, (_KI, 0, _KI)), (_KI, 0, 2)),
+    lambda: sp.Sum(1, (_KI, 1, _KI + 1), (_KI, 0, 3)),
+    lambda: sp.Product(2, (_KI, 0, 2 * _KI), (_KI, 0, 2)),
+], ids=["merged", "shifted", "product"])
+def test_an_index_bound_twice_is_refused(build):
+    with pytest.raises(ValueError, match="bound twice"):
+        derive.claim("t.rebound", build(), sp.Integer(9))
+
+
+def test_sums_over_indices_of_their_own_are_read():
+    c = derive.claim("t.own_indices", sp.Sum(sp.Sum(1, (_JI, 0, _KI)), (_KI, 0, 2)), sp.Integer(9)).refute()
+    assert c.verdict is derive.Verdict.REFUTED  # 6, not 9
+
+
+_R = sp.Symbol("r", integer=True, positive=True)
+
+
+@pytest.mark.parametrize("build", [
+    # i·[i + k − 2]_{k=1}^{r} was printed for i·(row of i + k at i = 0): its row index left to read as the free i
+    lambda i, k: (i * sp.FunctionMatrix(1, _R, sp.Lambda((i, k), i + k)), i * sp.FunctionMatrix(1, _R, sp.Lambda((i, k), k))),
+    lambda i, k: (k * sp.FunctionMatrix(_R, 1, sp.Lambda((i, k), i + k)), k * sp.FunctionMatrix(_R, 1, sp.Lambda((i, k), i))),
+    lambda i, k: (i + sp.Trace(sp.FunctionMatrix(_R, _R, sp.Lambda((i, k), i * k))), i + _R),
+], ids=["row", "column", "square"])
+def test_a_function_matrix_whose_index_the_statement_also_names_is_refused(build):
+    i, k = sp.symbols("i k", integer=True)
+    with pytest.raises(ValueError, match="prints its entries over"):
+        derive.claim("t.fm_clash", *build(i, k))
+
+
+def test_a_row_function_matrix_prints_its_one_row_index_put_in():
+    i, k = sp.symbols("i k", integer=True)
+    assert notation.entries_of(sp.FunctionMatrix(1, _R, sp.Lambda((i, k), i + k)))[0] == k - 1

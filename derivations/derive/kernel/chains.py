@@ -133,7 +133,8 @@ class Chain(Statement):
         super().__init__(identifier, uses=uses, expect=expect, title=title, assume=assume, paper=paper, caption=caption,
                          proves=proves)
         wellformed.check_statement(f"chain({identifier!r})", *self.assume)
-        wellformed.refuse_same_names(f"chain({identifier!r})", wellformed.names_in(*self.objects(), *self.assume))
+        wellformed.refuse_same_names(f"chain({identifier!r})", wellformed.names_in(*self.objects(), *self.assume),
+                                     wellformed.printed_constants(*self.objects(), *self.assume))
         _premise_within(f"chain({identifier!r})", self.premise, self.assume)
 
     def content(self) -> tuple:
@@ -176,7 +177,8 @@ class Chain(Statement):
         if isinstance(expr, tuple) != self.equations:
             kind = "an equation (lhs, rhs)" if self.equations else "an expression"
             raise TypeError(f"{where}: every step must be {kind}, like the start")
-        wellformed.refuse_same_names(where, wellformed.names_in(*self.objects(), *_sides(expr), *self.assume))
+        wellformed.refuse_same_names(where, wellformed.names_in(*self.objects(), *_sides(expr), *self.assume),
+                                     wellformed.printed_constants(*self.objects(), *_sides(expr), *self.assume))
         rule = as_rule(rule)
         if rule.equations and not self.equations:
             raise ValueError(f"{where}: rule {rule.name} relates equations; start the chain with a (lhs, rhs) pair")

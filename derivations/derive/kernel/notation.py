@@ -121,11 +121,14 @@ def entries_of(expr) -> tuple:
     >>> i, k = sp.symbols("i k", integer=True)
     >>> entries_of(sp.FunctionMatrix(r, r, sp.Lambda((i, k), sp.KroneckerDelta(i + 1, k + 1))))
     (KroneckerDelta(i, k), ((i, r), (k, r)))
+    >>> entries_of(sp.FunctionMatrix(1, r, sp.Lambda((i, k), i + k)))
+    (k - 1, ((k, r),))
     """
     if not isinstance(expr, sp.FunctionMatrix) or not isinstance(expr.lamda, sp.Lambda) or len(expr.lamda.variables) != 2:
         raise TypeError(f"entries_of: expected a FunctionMatrix of a two-index Lambda, got {type(expr).__name__}")
     (i, k), (rows, cols) = expr.lamda.variables, expr.shape
-    body = expr.lamda.expr.xreplace({i: i - 1, k: k - 1})
+    # a row's one row index is 0, a column's one column index too: put in, never left to read as a free symbol
+    body = expr.lamda.expr.xreplace({i: 0 if rows == 1 else i - 1, k: 0 if cols == 1 and rows != 1 else k - 1})
     ranges = ((k, cols),) if rows == 1 else ((i, rows),) if cols == 1 else ((i, rows), (k, cols))
     return body, ranges
 

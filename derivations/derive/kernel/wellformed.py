@@ -40,7 +40,7 @@ from .signs import closed_sign
 from .validate import require_inert_tex, require_real_variable
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
-           "refuse_pattern_subs", "refuse_outside", "OutsideMatrix", "refuse_same_names", "refuse_unread_assumptions",
+           "refuse_pattern_subs", "refuse_outside", "OutsideMatrix", "refuse_same_names", "printed_constants", "refuse_rebound_indices", "refuse_unread_assumptions",
            "refuse_live_names", "names_in", "check_statement", "refuse_narrow_variables", "unmet_declaration",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
@@ -413,20 +413,63 @@ def _short(node) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def refuse_same_names(where: str, symbols) -> None:
+#: constants whose print a symbol's name must not take: π always (sin π = 0 reads as the constant's), the others (e, i,
+#: γ) beside them (e beside E or exp, whose power prints e^x)
+_ALWAYS_CONSTANT = (r"\pi",)
+
+
+def printed_constants(*exprs) -> set:
+    """How the constants of ``exprs`` print (``i``, ``\\pi``, ``e`` for E and for exp, ``\\gamma`` …)."""
+    found = set()
+    for expr in exprs:
+        for item in (list(expr) if isinstance(expr, sp.MatrixBase) else [expr]):
+            if isinstance(item, sp.Basic):
+                found |= {sp.latex(c) for c in item.atoms(sp.NumberSymbol, type(sp.I))}
+                if item.has(sp.exp):
+                    found.add("e")
+    return found
+
+
+def _not_a_name(name: str) -> bool:
+    """Whether a symbol's name typesets as something other than a name: a number, a sign, a sum, a bar, a space
+    (``2``, ``-1``, ``x + y``, ``|x|``, ``x,y``, ``∞``); a name is letters, digits after them and primes, with a
+    subscript or a label after ``_`` or ``^``."""
+    if not name or any(ch.isspace() for ch in name) or "\\" in name or not name[0].isalpha():
+        return True
+    head = re.split(r"[_^]", name, maxsplit=1)[0]
+    return re.fullmatch(r"[^\W\d_][\w']*", head) is None
+
+
+def refuse_same_names(where: str, symbols, constants=()) -> None:
     """Raise ValueError when two different free symbols, matrix symbols or undefined functions share a name or
     print alike in LaTeX (``a1`` and ``a_1`` both show as a₁; ``Function("f", real=True)`` and ``Function("f")``;
-    a function ``a`` beside a symbol ``a``): the page, and a witness by name, would show them as one."""
+    a function ``a`` beside a symbol ``a``): the page, and a witness by name, would show them as one. So is a
+    symbol whose name prints as a constant (``pi``, ``e``; ``i`` beside the imaginary unit: ``constants``, see
+    :func:`printed_constants`), as no name at all (``2``, ``x + y``) or as a matrix's row (``a_1`` beside ``A``)."""
     by_name: dict[str, sp.Basic] = {}
     by_tex: dict[str, sp.Basic] = {}
     rows: dict[str, sp.Basic] = {}
-    for s in sorted(symbols, key=sp.default_sort_key):
+    symbols = sorted(symbols, key=sp.default_sort_key)
+    matrices = {s.name.lower() for s in symbols if isinstance(s, sp.MatrixSymbol)}
+    for s in symbols:
         name = str(getattr(s, "name", s))
+        if isinstance(s, (sp.Symbol, sp.MatrixSymbol)) and not isinstance(s, sp.Dummy):
+            tex = sp.latex(s)
+            if tex in _ALWAYS_CONSTANT or tex in set(constants):
+                raise ValueError(f"{where}: the symbol {name!r} prints as {tex}, as a constant does; give it another "
+                                 f"name")
+            if _not_a_name(name):
+                raise ValueError(f"{where}: the symbol {name!r} does not print as a name (it reads as a number, a "
+                                 f"sign or an expression); name it with letters, digits after them and subscripts")
         if isinstance(s, sp.MatrixSymbol):  # a row of Q prints as q_1, as a row of q does
             other = rows.setdefault(name.lower(), s)
             if other.name != name:
                 raise ValueError(f"{where}: the matrices {other.name!r} and {name!r} both print their rows as "
                                  f"{name.lower()}_i; give them names apart in more than case")
+            row = re.fullmatch(r"([a-z])_\{?[^{}]+\}?", name)
+            if row and row.group(1) in matrices - {name.lower()}:
+                raise ValueError(f"{where}: the matrix {name!r} prints as a row of the matrix "
+                                 f"{row.group(1).upper()!r} does ({row.group(1)}_i); give it a name apart")
         other = by_name.setdefault(name, s)
         if other != s:
             raise ValueError(f"{where}: two different symbols are both named {name!r} "
@@ -437,7 +480,7 @@ def refuse_same_names(where: str, symbols) -> None:
                              f"superscript (a label in parentheses, as K^{{(1)}}, reads as one)")
         upright = re.sub(r"\\mathrm\{([^{}]*)\}", r"\1", tex)  # Alpha prints \mathrm{A}, which typesets as A
         for shown in (f"${tex}$", sp.pretty(s, use_unicode=True), "$" + tex.replace("{", "").replace("}", "") + "$",
-                      "$" + upright.replace("{", "").replace("}", "") + "$"):
+                      "$" + re.sub(r"[{}\s]", "", upright) + "$"):  # (x_{1 2} typesets as x_{12})
             other = by_tex.setdefault(shown, s)
             if other != s:
                 raise ValueError(f"{where}: the symbols {str(getattr(other, 'name', other))!r} and {name!r} both print "
@@ -610,6 +653,22 @@ def refuse_entries_capture(where: str, *exprs) -> None:
                 raise ValueError(f"{where}: {_short(part)} {said}")
 
 
+def refuse_rebound_indices(where: str, expr) -> None:
+    """Raise ValueError for a sum or a product whose limits bind one index twice, one limit running to the other's
+    index (SymPy makes ``Σ_{k=0}^{2} Σ_{k=0}^{k} 1`` one sum with the limits ``(k, 0, k), (k, 0, 2)``): printed from
+    1, the k of a limit reads as the index shifted beside it (``1 ≤ k ≤ k + 1``), and the sum as another one."""
+    if not isinstance(expr, sp.Basic) or expr.is_Atom:
+        return
+    if isinstance(expr, (sp.Sum, sp.Product)):
+        names = [lim[0] for lim in expr.limits]
+        twice = {n for n in names if names.count(n) > 1}
+        if any(end.has(n) for lim in expr.limits for end in lim[1:] for n in twice):
+            raise ValueError(f"{where}: the index {sorted(map(str, twice))[0]} is bound twice in {_short(expr)}, one "
+                             f"limit running to it; give each sum its own index")
+    for arg in expr.args:
+        refuse_rebound_indices(where, arg)
+
+
 def check_statement(where: str, *exprs) -> None:
     """Every check above, on each side of a statement (and its conditions)."""
     for expr in exprs:
@@ -627,10 +686,20 @@ def check_statement(where: str, *exprs) -> None:
             except OutsideMatrix as exc:
                 raise ValueError(f"{where}: {exc}") from None
     refuse_live_names(where, *exprs)
+    for expr in exprs:  # (after the checks of a range that may run backwards, which say more)
+        for item in (list(expr) if isinstance(expr, sp.MatrixBase) else [expr]):
+            refuse_rebound_indices(where, item)
     refuse_entries_capture(where, *exprs)
     refuse_narrow_variables(where, *exprs)
     named = names_in(*exprs)
-    refuse_same_names(where, named)
+    refuse_same_names(where, named, printed_constants(*exprs))
+    free = {str(s) for s in named}
+    for expr in exprs:  # a FunctionMatrix prints its Lambda's variables as the indices of its entries
+        for fm in (expr.atoms(sp.FunctionMatrix) if isinstance(expr, sp.Basic) else ()):
+            clash = sorted(str(v) for v in getattr(fm.lamda, "variables", ()) if str(v) in free)
+            if clash:
+                raise ValueError(f"{where}: {_short(fm)} prints its entries over {clash[0]}, which the statement also "
+                                 f"names outside it; give its index another name")
     refuse_unread_assumptions(where, named)
     refuse_two_leaves(where, *exprs)
 
