@@ -832,7 +832,8 @@ def scope(objects, assume=(), conjunctions=False) -> tuple[str, str]:
     """``(tex, text)``: for which values the statement about ``objects`` is claimed, read off the objects.
 
     ``text`` is ``"every size"`` when a size is a symbol (or what the assumptions on the sizes alone say of them,
-    ``"d=1"``, and the matrix symbols of a fixed size beyond 1, ``"V: d×2"``), the sizes (``"d=2, m=2, n=2"``) for explicit matrices, and ``""`` for scalar statements. With
+    ``"d=1"``, and the matrix symbols of a fixed size beyond 1, ``"V: d×2"``), the sizes (``"d=2, m=2, n=2"``) for
+    explicit matrices, and ``""`` for scalar statements. With
     ``conjunctions`` (the equations of an implication chain), an explicit matrix of scalar expressions is a list of
     scalar equations, one per entry, not a statement at its size.
 

@@ -534,7 +534,6 @@ def _cases_zero(expr, depth: int, split_on: list) -> int:
     return total
 
 
-
 def _polynomial_cases_zero(expr, cores, bound, depth: int, split_on: list) -> int:
     """:func:`_cases_zero` over a real symbol ``x`` whose arguments are polynomials in ``x`` alone with rational
     coefficients, one of degree 2 or more (``Heaviside(z² − 2)``): the real line cut at their real roots, each
@@ -671,6 +670,7 @@ def _kink_arguments_expanded(expr):
         return e.func(*[sp.expand(a) for a in e.args])
 
     return expr.replace(lambda e: isinstance(e, _PIECEWISE), kink)
+
 
 def _independent_groups(expanded, variables):
     """Split a sum into groups of terms that share no split variable (each group must vanish on its own)."""

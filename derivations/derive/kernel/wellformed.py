@@ -40,7 +40,8 @@ from .signs import closed_sign
 from .validate import require_inert_tex, require_real_variable
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
-           "refuse_pattern_subs", "refuse_outside", "OutsideMatrix", "refuse_same_names", "printed_constants", "refuse_rebound_indices", "refuse_unread_assumptions",
+           "refuse_pattern_subs", "refuse_outside", "OutsideMatrix", "refuse_same_names", "printed_constants",
+           "refuse_rebound_indices", "refuse_unread_assumptions",
            "refuse_live_names", "names_in", "check_statement", "refuse_narrow_variables", "unmet_declaration",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
@@ -444,8 +445,9 @@ def refuse_same_names(where: str, symbols, constants=()) -> None:
     """Raise ValueError when two different free symbols, matrix symbols or undefined functions share a name or
     print alike in LaTeX (``a1`` and ``a_1`` both show as a₁; ``Function("f", real=True)`` and ``Function("f")``;
     a function ``a`` beside a symbol ``a``): the page, and a witness by name, would show them as one. So is a
-    symbol whose name prints as a constant (``pi``, ``e``; ``i`` beside the imaginary unit: ``constants``, see
-    :func:`printed_constants`), as no name at all (``2``, ``x + y``) or as a matrix's row (``a_1`` beside ``A``)."""
+    symbol whose name prints as a constant (``pi``; ``i`` beside the imaginary unit, ``e`` beside E or exp:
+    ``constants``, see :func:`printed_constants`), as no name at all (``2``, ``x + y``) or as a matrix's row (``a_1``
+    beside ``A``)."""
     by_name: dict[str, sp.Basic] = {}
     by_tex: dict[str, sp.Basic] = {}
     rows: dict[str, sp.Basic] = {}
