@@ -200,3 +200,18 @@ def test_a_kink_at_the_roots_of_a_polynomial_is_split_there(lhs, rhs):
 def test_a_split_at_the_roots_of_a_polynomial_proves_nothing_false(lhs, rhs):
     c = derive.claim("t.poly_kink_false", lhs, rhs).prove()
     assert c.verdict is not derive.Verdict.PROVED, c.evidence.detail
+
+
+_GOLDEN = _ZR**2 - _ZR - 1
+
+
+@pytest.mark.parametrize("lhs, rhs, holds", [
+    # at the root (1 − √5)/2, Max(((1 − √5)/2)² − …, 0) was rebuilt before its argument was expanded to 0: SymPy's
+    # "not comparable" escaped prove() as a ValueError
+    (sp.Max(_GOLDEN, 0) + sp.Min(_GOLDEN, 0), _GOLDEN, True),
+    (sp.Max(_GOLDEN, 0), sp.Abs(_GOLDEN), False),
+    (sp.Max(_ZR**2, _ZR + 1), _ZR**2, False),
+], ids=["max_min", "max_abs", "max_two"])
+def test_a_root_that_is_zero_only_once_expanded_gives_a_verdict_not_an_error(lhs, rhs, holds):
+    c = derive.claim("t.golden_root", lhs, rhs).prove()  # (a verdict, no error)
+    assert c.verdict in ((derive.Verdict.PROVED, derive.Verdict.UNPROVEN) if holds else (derive.Verdict.UNPROVEN,))

@@ -554,7 +554,11 @@ def _polynomial_cases_zero(expr, cores, bound, depth: int, split_on: list) -> in
         return 0
     split_on.extend(c for c in mine if c not in split_on)
     written = expr.xreplace({a: _normalise(a) for a in expr.atoms(*_PIECEWISE) if not isinstance(a, sp.Piecewise)})
-    cases = [_kink_arguments_expanded(written.xreplace({x: r})) for r in roots]
+    try:  # each root put in as written, the kinks' arguments expanded before SymPy compares them (Max of a
+        # ((1 − √5)/2)² − … that is 0 but not written so is no comparison it can make)
+        cases = [_kink_arguments_expanded(_put_in_as_written(written, x, r)) for r in roots]
+    except (TypeError, ValueError):
+        return 0
     # each argument as a real of its own (checked to give back the expression, and to leave no kink of x), then
     # that real as its sign on the interval times a positive one
     general = {c: sp.Dummy("t", real=True) for c in mine}
@@ -657,6 +661,12 @@ def _comparisons_of(expr, general: dict) -> dict:
                         out[rel] = rel.func(k * t, 0)
                         break
     return out
+
+
+def _put_in_as_written(expr, x, value):
+    """``expr`` with ``value`` for ``x``, nothing evaluated."""
+    with sp.evaluate(False):
+        return expr.xreplace({x: value})
 
 
 def _kink_arguments_expanded(expr):
