@@ -383,11 +383,10 @@ class Claim(Statement):
         try:
             with time_budget(budget), sums.exact():
                 unmet = self._unmet()
-                if instance_of is not None:  # the values put in need their divisors nonzero, as a chain's do, and
-                    # each function put in those of its body where the general claim applies it
-                    needs = _wellformed.mapping_divisors(mapping or {})
-                    needs += [d for d in _witness.function_divisors(
-                        (instance_of.lhs, instance_of.rhs, *instance_of.assume), mapping or {}) if d not in needs]
+                if instance_of is not None:  # the values put in need their divisors nonzero, as a chain's do (a
+                    # function's, where the general claim applies it)
+                    needs = _witness.value_divisors(mapping or {},
+                                                    (instance_of.lhs, instance_of.rhs, *instance_of.assume))
                     unmet += [c for c in _wellformed.unmet_conditions(needs, self.assume) if c not in unmet]
                 if unmet:
                     result = None, "", []

@@ -18,7 +18,7 @@ from .certify import certify_nonzero
 from .claims import Claim, Statement
 from .verdict import Verdict
 from .wellformed import bound_symbols
-from .witness import closed_value_problem, components, evaluate_at, function_divisors, instance_problem, symbol_values
+from .witness import closed_value_problem, components, evaluate_at, instance_problem, symbol_values, value_divisors
 
 __all__ = [
     "Rule", "expand", "factor", "rational", "definition", "matrix_algebra", "sign_split", "select", "simplify",
@@ -1076,11 +1076,9 @@ def termwise(mappings, index) -> Rule:
 
 
 def _value_divisors(mapping, applied_in=()) -> tuple:
-    """What the values put in need nonzero (``a := 1/x`` needs ``x ≠ 0``), and each function put in, where
-    ``applied_in`` applies it (``f := t ↦ 1/t`` at ``f(x − 1)`` needs ``x − 1 ≠ 0``): SymPy may cancel them at once."""
-    found = wellformed.mapping_divisors(mapping)
-    found += [d for d in function_divisors(applied_in, mapping) if d not in found]
-    return tuple(wellformed.unmet_conditions(found))
+    """The conditions the values put in need (:func:`derive.kernel.witness.value_divisors`: ``a := 1/x`` needs
+    ``x ≠ 0``, ``f := t ↦ 1/t`` at ``f(x − 1)`` needs ``x − 1 ≠ 0``), which the symbols' assumptions do not settle."""
+    return tuple(wellformed.unmet_conditions(value_divisors(mapping, applied_in)))
 
 
 def _check_mapping(where, mapping, allow_empty=False, applied_in=None):

@@ -41,7 +41,7 @@ from .validate import require_inert_tex, require_real_variable
 
 __all__ = ["MAX_DEPTH", "Inexact", "inexact", "refuse_inexact", "refuse_undefined", "refuse_loose_indices",
            "refuse_pattern_subs", "refuse_outside", "OutsideMatrix", "refuse_same_names", "printed_constants",
-           "refuse_rebound_indices", "refuse_unread_assumptions",
+           "refuse_rebound_indices", "refuse_printed_indices", "refuse_unread_assumptions",
            "refuse_live_names", "names_in", "check_statement", "refuse_narrow_variables", "unmet_declaration",
            "denominators", "mapping_divisors", "unmet_denominators", "unmet_conditions", "nonzero_condition", "real", "defined"]
 
@@ -453,11 +453,12 @@ def refuse_same_names(where: str, symbols, constants=()) -> None:
     rows: dict[str, sp.Basic] = {}
     symbols = sorted(symbols, key=sp.default_sort_key)
     matrices = {s.name.lower() for s in symbols if isinstance(s, sp.MatrixSymbol)}
+    constants = set(constants) | set(_ALWAYS_CONSTANT)
     for s in symbols:
         name = str(getattr(s, "name", s))
+        tex = sp.latex(s)  # ({y}_{1}, an IndexedBase's entry, typesets as y_{1}, a symbol's)
         if isinstance(s, (sp.Symbol, sp.MatrixSymbol)) and not isinstance(s, sp.Dummy):
-            tex = sp.latex(s)
-            if tex in _ALWAYS_CONSTANT or tex in set(constants):
+            if tex in constants:
                 raise ValueError(f"{where}: the symbol {name!r} prints as {tex}, as a constant does; give it another "
                                  f"name")
             if _not_a_name(name):
@@ -476,7 +477,6 @@ def refuse_same_names(where: str, symbols, constants=()) -> None:
         if other != s:
             raise ValueError(f"{where}: two different symbols are both named {name!r} "
                              f"({_facts(other)} and {_facts(s)}); give them different names")
-        tex = sp.latex(s)  # ({y}_{1}, an IndexedBase's entry, typesets as y_{1}, a symbol's)
         if re.search(r"\^(?!\{\()", tex) and not isinstance(s, UndefinedFunction):  # x__2 prints x², a power of x
             raise ValueError(f"{where}: the symbol {name!r} prints as {tex}, a power; give it a name without a "
                              f"superscript (a label in parentheses, as K^{{(1)}}, reads as one)")
@@ -671,6 +671,18 @@ def refuse_rebound_indices(where: str, expr) -> None:
         refuse_rebound_indices(where, arg)
 
 
+def refuse_printed_indices(where: str, named, *exprs) -> None:
+    """Raise ValueError for a ``FunctionMatrix`` whose index a name of the statement (``named``) also is: its
+    Lambda's variables print as the indices of its entries, and ``i·[i + k]ₖ`` would read the free i as its own."""
+    free = {str(s) for s in named}
+    for expr in exprs:
+        for fm in (expr.atoms(sp.FunctionMatrix) if isinstance(expr, sp.Basic) else ()):
+            clash = sorted(str(v) for v in getattr(fm.lamda, "variables", ()) if str(v) in free)
+            if clash:
+                raise ValueError(f"{where}: {_short(fm)} prints its entries over {clash[0]}, which the statement also "
+                                 f"names outside it; give its index another name")
+
+
 def check_statement(where: str, *exprs) -> None:
     """Every check above, on each side of a statement (and its conditions)."""
     for expr in exprs:
@@ -682,26 +694,18 @@ def check_statement(where: str, *exprs) -> None:
         for item in items:
             if isinstance(item, sp.Basic) and _depth(item, MAX_DEPTH) > MAX_DEPTH:
                 raise ValueError(f"{where}: the expression is nested more than {MAX_DEPTH} levels deep")
+            refuse_rebound_indices(where, item)  # (after refuse_loose_indices: a range that may run backwards says more)
             try:
                 if isinstance(item, sp.Basic):
                     refuse_outside(item)
             except OutsideMatrix as exc:
                 raise ValueError(f"{where}: {exc}") from None
     refuse_live_names(where, *exprs)
-    for expr in exprs:  # (after the checks of a range that may run backwards, which say more)
-        for item in (list(expr) if isinstance(expr, sp.MatrixBase) else [expr]):
-            refuse_rebound_indices(where, item)
     refuse_entries_capture(where, *exprs)
     refuse_narrow_variables(where, *exprs)
     named = names_in(*exprs)
     refuse_same_names(where, named, printed_constants(*exprs))
-    free = {str(s) for s in named}
-    for expr in exprs:  # a FunctionMatrix prints its Lambda's variables as the indices of its entries
-        for fm in (expr.atoms(sp.FunctionMatrix) if isinstance(expr, sp.Basic) else ()):
-            clash = sorted(str(v) for v in getattr(fm.lamda, "variables", ()) if str(v) in free)
-            if clash:
-                raise ValueError(f"{where}: {_short(fm)} prints its entries over {clash[0]}, which the statement also "
-                                 f"names outside it; give its index another name")
+    refuse_printed_indices(where, named, *exprs)
     refuse_unread_assumptions(where, named)
     refuse_two_leaves(where, *exprs)
 

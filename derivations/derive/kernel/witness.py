@@ -19,14 +19,14 @@ from . import sums
 from .certify import Certificate, certify_nonzero
 from .simplifying import simplified
 from .wellformed import (Inexact, OutsideMatrix, binders, bound_by, bound_symbols, defined, denominators, entries_capture,
-                         inexact, one_line, real_entries, refuse_outside, unmet_declaration)
+                         inexact, mapping_divisors, one_line, real_entries, refuse_outside, unmet_declaration)
 
 __all__ = [
     "Found", "Sampled", "NotEvaluable", "exact_value", "instance_problem", "closed_value_problem", "function_problem",
     "variable_problem",
     "components", "component_name",
-    "undefined_functions", "unsampled_functions", "evaluate_at", "residual_at", "function_divisors", "search", "sample",
-    "stand_ins_for",
+    "undefined_functions", "unsampled_functions", "evaluate_at", "residual_at", "function_divisors", "value_divisors",
+    "search", "sample", "stand_ins_for",
     "certify_witness", "refuse_capture", "unsampled",
 ]
 
@@ -443,6 +443,13 @@ def function_divisors(expr, mapping) -> list:
         if d not in found:
             found.append(d)
     return found
+
+
+def value_divisors(mapping, applied_in=()) -> list:
+    """What the values ``mapping`` puts in need nonzero: each value's own divisors (``a := 1/x`` needs ``x``), and
+    each function's where ``applied_in`` applies it (:func:`function_divisors`). SymPy may cancel them at once."""
+    found = mapping_divisors(mapping)
+    return found + [d for d in function_divisors(applied_in, mapping) if d not in found]
 
 
 #: how many levels of functions put in are written into each other (f's body applying g, whose body applies h …)

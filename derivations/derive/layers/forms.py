@@ -644,8 +644,8 @@ _INDEX_LETTERS = ("j", "i", "l", "p", "s", "u", "w")
 def _index_letter(*operands) -> str:
     """The letter a form's sum runs over in print: ``j``, unless an operand or a size is named so (``(j K)_j`` would
     read the free j as the index), then the next free one of :data:`_INDEX_LETTERS`."""
-    taken = {str(s).split("_")[0] for o in operands if isinstance(o, (sp.Basic, sp.MatrixBase)) for s in o.free_symbols}
-    taken |= {str(s) for o in operands if isinstance(o, (sp.Basic, sp.MatrixBase)) for s in o.free_symbols}
+    names = {str(s) for o in operands if isinstance(o, (sp.Basic, sp.MatrixBase)) for s in o.free_symbols}
+    taken = names | {n.split("_")[0] for n in names}  # (x_1, an entry of x, takes x)
     return next((c for c in _INDEX_LETTERS if c not in taken), "j'")
 
 
